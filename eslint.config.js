@@ -1,0 +1,38 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+const browserFolders = ['src/protocol/**', 'src/sdk/**', 'src/bridge/**', 'src/element/**', 'demo/**', 'extension/**'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    // Browser code never imports Node modules (SPEC §1); protocol imports nothing of ours.
+    files: browserFolders,
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'ws', '**/server/**'], message: 'Browser code must not import Node modules or the server.' }] }],
+    },
+  },
+  {
+    files: ['src/protocol/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/sdk/**', '**/server/**', '**/bridge/**', '**/element/**', '**/demo/**', '**/extension/**'], message: 'src/protocol imports nothing else of ours.' }] }],
+    },
+  },
+  {
+    files: ['e2e/**', 'bench/**', 'scripts/**', '**/*.test.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

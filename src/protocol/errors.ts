@@ -1,0 +1,207 @@
+/**
+ * Error codes, their retry guidance and the envelope `error` object (SPEC §4).
+ * Errors are values: build them with {@link makeError}; branch on `code`, never
+ * on message text.
+ */
+import { z } from 'zod';
+import { REPORTED_LIMITS } from './limits.js';
+import { TargetSchema } from './target.js';
+
+/** What the agent may do next. */
+export const RetrySchema = z.enum([
+  'never',
+  'after_correction',
+  'after_reread',
+  'after_reconcile',
+  'after_user_action',
+  'after_backoff',
+]);
+/** What the agent may do next. */
+export type Retry = z.infer<typeof RetrySchema>;
+
+/** Every stable error code with its default retry guidance. */
+export const ERROR_RETRY = {
+  invalid_input: 'after_correction',
+  request_too_large: 'after_correction',
+  limit_exceeded: 'after_correction',
+  tool_not_available: 'never',
+  execution_disabled: 'never',
+  control_unavailable: 'after_user_action',
+  execution_declined: 'after_user_action',
+  operation_id_required: 'after_correction',
+  operation_id_conflict: 'after_correction',
+  session_not_found: 'after_reread',
+  target_not_found: 'after_reread',
+  control_not_found: 'after_reread',
+  subscription_not_found: 'after_reread',
+  session_closed: 'after_user_action',
+  target_not_renderable: 'after_correction',
+  revision_conflict: 'after_reread',
+  authentication_required: 'after_user_action',
+  authorization_expired: 'after_user_action',
+  authentication_failed: 'after_user_action',
+  broker_rejection: 'after_correction',
+  rate_limited: 'after_backoff',
+  service_unavailable: 'after_backoff',
+  invalid_broker_response: 'after_backoff',
+  transport_error: 'after_backoff',
+  not_found: 'after_reread',
+  uncertain_execution: 'after_reconcile',
+  control_failed: 'after_reread',
+  internal_error: 'never',
+} as const satisfies Record<string, Retry>;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof ERROR_RETRY;
+
+/** Every stable error code. */
+export const ERROR_CODES = Object.keys(ERROR_RETRY) as [ErrorCode, ...ErrorCode[]];
+
+/** A stable error code, as a schema. */
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** Broker-level codes that mean "refused before acceptance" (SPEC §5): a reuse may try again. */
+export const DEFINITE_REFUSAL_CODES = [
+  'authentication_required',
+  'authorization_expired',
+  'authentication_failed',
+  'rate_limited',
+] as const satisfies readonly ErrorCode[];
+
+/** Codes a read-class call is retried on automatically (SPEC §5), at most 3 attempts. */
+export const READ_RETRY_CODES = [
+  'service_unavailable',
+  'rate_limited',
+  'transport_error',
+  'invalid_broker_response',
+] as const satisfies readonly ErrorCode[];
+
+/** One diagnostic of `invalid_input` (SPEC §4). */
+export const ValidationIssueSchema = z
+  .object({
+    path: z.array(z.union([z.string(), z.number().int().nonnegative()])).max(16),
+    code: z.string(),
+    message: z.string().max(256),
+  })
+  .strict();
+/** One diagnostic of `invalid_input`. */
+export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
+
+/** Revision values per domain, e.g. `{ viewport: 12 }`. */
+export const RevisionsSchema = z.record(z.string(), z.number().int().nonnegative());
+/** Revision values per domain. */
+export type Revisions = z.infer<typeof RevisionsSchema>;
+
+/** Why a request was omitted from a result. */
+export const ResultOmittedSchema = z
+  .object({ reason: z.literal('result-too-large'), limit: z.literal('resultBytes') })
+  .strict();
+
+/** The identity and evidence of a dispatched call, without its result (`details.receipt`). */
+export const ErrorReceiptSchema = z
+  .object({
+    operationId: z.string(),
+    origin: z.literal('mcp'),
+    controlId: z.string(),
+    target: TargetSchema,
+    mutation: z.boolean(),
+    revisionsBefore: RevisionsSchema,
+    revisionsAfter: RevisionsSchema,
+    durationMs: z.number().nonnegative(),
+    dispatchedAt: z.string(),
+    resultOmitted: ResultOmittedSchema.optional(),
+    reconciled: z.boolean().optional(),
+  })
+  .strict();
+/** `details.receipt`. */
+export type ErrorReceipt = z.infer<typeof ErrorReceiptSchema>;
+
+/** The policy layer that denied something (SPEC §5). */
+export const PolicyLayerSchema = z.enum([
+  'adapter-maximum',
+  'not-mounted',
+  'surface-policy',
+  'attachment-grant',
+  'execution-environment',
+]);
+/** The policy layer that denied something. */
+export type PolicyLayer = z.infer<typeof PolicyLayerSchema>;
+
+/** `details.quote` of a 409 price drift. */
+export const QuoteDriftSchema = z
+  .object({ originalPrice: z.string(), newPrice: z.string(), tolerance: z.string() })
+  .strict();
+
+/** `error.details`: only the keys SPEC §4 names. */
+export const ErrorDetailsSchema = z
+  .object({
+    current: RevisionsSchema.optional(),
+    reason: z.string().optional(),
+    receipt: ErrorReceiptSchema.optional(),
+    result: z.unknown().optional(),
+    limit: z.enum(REPORTED_LIMITS).optional(),
+    max: z.number().optional(),
+    quote: QuoteDriftSchema.optional(),
+  })
+  .strict();
+/** `error.details`. */
+export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
+
+/** The envelope's `error` object: every key always present. */
+export const ErrorObjectSchema = z
+  .object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    status_code: z.number().int().nullable(),
+    broker_code: z.string().nullable(),
+    broker_message: z.string().nullable(),
+    request_id: z.string().nullable(),
+    validation_errors: z.array(ValidationIssueSchema),
+    retry: RetrySchema,
+    auth_url: z.string().nullable(),
+    details: ErrorDetailsSchema.nullable(),
+  })
+  .strict();
+/** The envelope's `error` object. */
+export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
+
+/** Optional parts of an error; everything left out takes its empty value. */
+export type ErrorExtras = Partial<Omit<ErrorObject, 'code' | 'message'>>;
+
+/**
+ * Builds a complete error object: every key present, `retry` defaulting to the
+ * code's guidance.
+ */
+export function makeError(code: ErrorCode, message: string, extras: ErrorExtras = {}): ErrorObject {
+  return {
+    code,
+    message,
+    status_code: extras.status_code ?? null,
+    broker_code: extras.broker_code ?? null,
+    broker_message: extras.broker_message ?? null,
+    request_id: extras.request_id ?? null,
+    validation_errors: extras.validation_errors ?? [],
+    retry: extras.retry ?? ERROR_RETRY[code],
+    auth_url: extras.auth_url ?? null,
+    details: extras.details ?? null,
+  };
+}
+
+/**
+ * An error thrown across our own code, carrying a complete error object.
+ * Catch sites turn it back into the envelope with `.error`.
+ */
+export class TradescriptError extends Error {
+  /** The envelope error this exception stands for. */
+  readonly error: ErrorObject;
+  constructor(error: ErrorObject) {
+    super(error.message);
+    this.name = 'TradescriptError';
+    this.error = error;
+  }
+}
+
+/** Throws a {@link TradescriptError} built by {@link makeError}. */
+export function fail(code: ErrorCode, message: string, extras: ErrorExtras = {}): never {
+  throw new TradescriptError(makeError(code, message, extras));
+}

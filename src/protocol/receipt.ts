@@ -1,0 +1,32 @@
+/**
+ * The call receipt (SPEC §3): the identity and evidence of one call.
+ */
+import { z } from 'zod';
+import { ErrorReceiptSchema, ResultOmittedSchema, RevisionsSchema } from './errors.js';
+import { TargetSchema } from './target.js';
+
+/** What `tradescript_call` returns, and what a fulfilled batch outcome carries. */
+export const CallReceiptSchema = z
+  .object({
+    operationId: z.string(),
+    origin: z.literal('mcp'),
+    controlId: z.string(),
+    target: TargetSchema,
+    mutation: z.boolean(),
+    revisionsBefore: RevisionsSchema,
+    revisionsAfter: RevisionsSchema,
+    durationMs: z.number().nonnegative(),
+    result: z.unknown(),
+    resultOmitted: ResultOmittedSchema.optional(),
+    reconciled: z.boolean().optional(),
+  })
+  .strict();
+/** A call receipt. */
+export type CallReceipt = z.infer<typeof CallReceiptSchema>;
+
+/** A call receipt without its result (kept when the result cannot fit). */
+export type CompactReceipt = Omit<CallReceipt, 'result'> & { result: null };
+
+export { ErrorReceiptSchema };
+/** `error.details.receipt`: the receipt without `result`, plus `dispatchedAt`. */
+export type { ErrorReceipt } from './errors.js';

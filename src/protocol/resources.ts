@@ -1,0 +1,85 @@
+/**
+ * Resources and the prompt (SPEC §3).
+ */
+import { z } from 'zod';
+import { EnvironmentSchema } from './envelope.js';
+import { GrantSchema } from './policy.js';
+
+/** The installed version's control and channel vocabulary (documentation, not authorization). */
+export const CATALOG_URI = 'tradescript://catalog/controls';
+/** Bounded summaries of paired sessions. */
+export const SESSIONS_URI = 'tradescript://sessions';
+/** The session-target context of one session. */
+export const SESSION_CONTEXT_TEMPLATE = 'tradescript://sessions/{sessionId}/context';
+/** Builds a session's context URI. */
+export function sessionContextUri(sessionId: string): string {
+  return `tradescript://sessions/${encodeURIComponent(sessionId)}/context`;
+}
+/** Reads the session id out of a context URI, or null. */
+export function parseSessionContextUri(uri: string): string | null {
+  const match = /^tradescript:\/\/sessions\/([^/]+)\/context$/.exec(uri);
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The operator prompt's name. */
+export const OPERATOR_PROMPT = 'tradescript_operator';
+
+/** How an MCP client is connected. */
+export const AttachmentTransportSchema = z.enum(['stdio', 'http']);
+
+/** One MCP client attached to the server. */
+export const AttachmentSummarySchema = z
+  .object({
+    attachmentId: z.string(),
+    clientName: z.string().max(128),
+    transport: AttachmentTransportSchema,
+    attachedAt: z.string(),
+  })
+  .strict();
+/** One MCP client. */
+export type AttachmentSummary = z.infer<typeof AttachmentSummarySchema>;
+
+/** What a browser host tells the server about its session. */
+export const SessionInfoSchema = z
+  .object({
+    title: z.string().max(200),
+    url: z.string().max(2048).optional(),
+    environment: EnvironmentSchema.optional(),
+    grant: GrantSchema.optional(),
+  })
+  .strict();
+/** What a browser host tells the server about its session. */
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/** One paired session, as `tradescript://sessions` lists it. */
+export const SessionSummarySchema = z
+  .object({
+    sessionId: z.string(),
+    title: z.string(),
+    origin: z.string(),
+    hostKind: z.enum(['page', 'extension']),
+    environment: EnvironmentSchema.nullable(),
+    grant: GrantSchema.nullable(),
+    connected: z.boolean(),
+    openedAt: z.string(),
+    contextUri: z.string(),
+    attachments: z.array(AttachmentSummarySchema),
+  })
+  .strict();
+/** One paired session summary. */
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+/** Most sessions `tradescript://sessions` lists. */
+export const MAX_LISTED_SESSIONS = 64;
+
+/** The `tradescript://sessions` document. */
+export const SessionsDocumentSchema = z
+  .object({ sessions: z.array(SessionSummarySchema), total: z.number().int(), truncated: z.boolean() })
+  .strict();
+/** The `tradescript://sessions` document. */
+export type SessionsDocument = z.infer<typeof SessionsDocumentSchema>;

@@ -1,0 +1,86 @@
+/**
+ * Fields shared by several tool inputs.
+ */
+import { z } from 'zod';
+import { RevisionsSchema } from '../errors.js';
+import { TargetSchema } from '../target.js';
+
+/** An opaque session id from `tradescript://sessions` or context. */
+export const SessionIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('Session id from the tradescript://sessions resource.');
+
+/** A caller correlation id: echoed in `meta.requestId` and logs; no effect on identity. */
+export const RequestIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/)
+  .describe('Your correlation id (letters, digits, . _ : -), echoed in meta.requestId. No effect on identity.');
+
+/** A caller-owned operation id. */
+export const OperationIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe(
+    'Caller-owned operation id (1-128 characters). Required for financial controls; reuse it only to retry the identical call.',
+  );
+
+/** `context` of a call. */
+export const CallContextSchema = z
+  .object({
+    operationId: OperationIdSchema.optional(),
+    origin: z.literal('mcp').optional().describe('When given, must be "mcp".'),
+  })
+  .strict();
+
+/** The explicit target of a request. */
+export const TargetFieldSchema = TargetSchema.describe(
+  'Explicit target: {"scope":"session"}, {"scope":"chart","chartId":…} or {"scope":"widget","widgetId":…} from availableTargets in context.',
+);
+
+/** One call, without its session (shared by `tradescript_call` and each batch entry). */
+export const CallShape = {
+  target: TargetFieldSchema,
+  controlId: z
+    .string()
+    .min(1)
+    .max(256)
+    .describe('Exact control id from tradescript_list_controls, e.g. "chart.setVisibleRange".'),
+  args: z
+    .array(z.unknown())
+    .default([])
+    .describe('Positional arguments, matching the control descriptor args (at most 16).'),
+  expectedRevisions: RevisionsSchema.optional().describe(
+    'For mutations that declare revision domains: exactly those domains with the values last read from controllerRevisions.',
+  ),
+  requestId: RequestIdSchema.optional(),
+  context: CallContextSchema.optional(),
+};
+
+/** MCP tool annotations. */
+export type ToolAnnotations = {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+};
+
+/** Annotations of a read-class tool. */
+export const READ_ANNOTATIONS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Annotations of a tool that may change state or move money. */
+export const ACT_ANNOTATIONS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};

@@ -1,0 +1,70 @@
+/**
+ * `tradescript_get_context` (SPEC §3).
+ */
+import { z } from 'zod';
+import { ChannelDescriptorSchema } from '../descriptors.js';
+import { EnvironmentSchema } from '../envelope.js';
+import { RevisionsSchema } from '../errors.js';
+import { AccessClassSchema } from '../policy.js';
+import { TargetSchema } from '../target.js';
+import { READ_ANNOTATIONS, SessionIdSchema, TargetFieldSchema } from './common.js';
+
+/** Input. */
+export const GetContextInputSchema = z.object({ sessionId: SessionIdSchema, target: TargetFieldSchema }).strict();
+/** Input. */
+export type GetContextInput = z.infer<typeof GetContextInputSchema>;
+
+/** One mounted surface an agent may address. */
+export const AvailableTargetSchema = z
+  .object({
+    target: TargetSchema,
+    label: z.string(),
+    controllers: z.array(z.string()),
+    renderable: z.boolean(),
+  })
+  .strict();
+/** One mounted surface. */
+export type AvailableTarget = z.infer<typeof AvailableTargetSchema>;
+
+/** Which access applies, layer by layer. */
+export const AccessSummarySchema = z
+  .object({
+    grant: AccessClassSchema.describe('What the person allows MCP attachments in this session.'),
+    adapterMaximum: AccessClassSchema.describe('What this server process allows (trade only with --enable-trading).'),
+    effective: AccessClassSchema.describe('The narrower of the two: what you may do.'),
+  })
+  .strict();
+
+/** Output data. */
+export const ContextDataSchema = z
+  .object({
+    sessionId: z.string(),
+    target: TargetSchema,
+    label: z.string(),
+    state: z.record(z.string(), z.unknown()),
+    capabilities: z
+      .object({ controllers: z.array(z.string()), renderable: z.boolean(), channels: z.array(z.string()) })
+      .strict(),
+    availableTargets: z.array(AvailableTargetSchema),
+    controllerRevisions: z.record(z.string(), RevisionsSchema),
+    availableSubscriptions: z.array(ChannelDescriptorSchema),
+    environment: EnvironmentSchema,
+    access: AccessSummarySchema,
+  })
+  .strict();
+/** Output data. */
+export type ContextData = z.infer<typeof ContextDataSchema>;
+
+/** Tool definition. */
+export const getContextTool = {
+  name: 'tradescript_get_context',
+  title: 'Get terminal context',
+  description:
+    'Read the state of one explicit target in a paired trading-terminal session: its state, capabilities, ' +
+    'availableTargets (the only valid routing list), controllerRevisions (use them as expectedRevisions), ' +
+    'availableSubscriptions, the execution environment (paper or live) and your effective access. ' +
+    'Start with target {"scope":"session"}; get the sessionId from the tradescript://sessions resource.',
+  annotations: READ_ANNOTATIONS,
+  input: GetContextInputSchema,
+  data: ContextDataSchema,
+} as const;

@@ -1,0 +1,160 @@
+/**
+ * The host SDK's public shapes: what a terminal uses to register targets and
+ * mount controllers, and what the bridge runtime calls to run requests.
+ */
+import type {
+  AccessClass,
+  ChannelDescriptor,
+  ControlDescriptor,
+  Environment,
+  ErrorObject,
+  Grant,
+  Operation,
+  PolicyLayer,
+  RelayLimits,
+  RequestAttachment,
+  AdapterMaximum,
+  Revisions,
+  Target,
+} from '../protocol/index.js';
+import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
+
+/** Host configuration for one surface (chart or widget): the "surface policy" layer. */
+export interface SurfacePolicy {
+  /** The most this surface allows MCP attachments to do. */
+  maxAccess?: AccessClass;
+  /** Control patterns (exact ids or `controller.*`) denied on this surface. */
+  deny?: readonly string[];
+  /** Shown as `detail` of each denial. */
+  detail?: string;
+}
+
+/** What a target registers with. */
+export interface TargetRegistration {
+  /** A human label, e.g. "BTCUSDT · 1m". */
+  label: string;
+  surfacePolicy?: SurfacePolicy;
+  /** Extra state shown in context for this target. */
+  state?: () => Record<string, unknown>;
+}
+
+/** A registered target. */
+export interface TargetHandle {
+  readonly target: Target;
+  /** Unmounts its controllers, releases its subscription sources and forgets it. */
+  unregister(): void;
+}
+
+/** Revision counters of one controller on one target. */
+export interface RevisionHandle {
+  /** Current value of a domain. */
+  get(domain: string): number;
+  /** Increments a domain and returns the new value. */
+  bump(domain: string): number;
+  /** All domains of this controller on this target. */
+  all(): Revisions;
+}
+
+/** What a control implementation receives besides its arguments. */
+export interface ControlContext {
+  readonly target: Target;
+  readonly controlId: string;
+  /** The caller's, or an attachment-unique generated one. */
+  readonly operationId: string;
+  readonly attachment: RequestAttachment;
+  /** Aborted when a read is cancelled or its deadline passes. */
+  readonly signal: AbortSignal;
+  readonly revisions: RevisionHandle;
+}
+
+/** The implementation of a controller's controls. */
+export type ControllerImpl<M extends Record<string, ControlSpec>> = {
+  [K in keyof M]: (ctx: ControlContext, ...args: ArgsOf<M[K]>) => ResultOf<M[K]> | Promise<ResultOf<M[K]>>;
+};
+
+/** Whether a mounted control may run now; a denial names its layer, or is unclassified. */
+export type Availability =
+  true | { reason?: Extract<PolicyLayer, 'execution-environment' | 'surface-policy'>; detail?: string };
+
+/** What reconciling an uncertain mutation proved. */
+export type Reconciliation =
+  { outcome: 'happened'; result: unknown } | { outcome: 'not-happened' } | { outcome: 'unknown' };
+
+/** Options of one mounted controller. */
+export interface MountOptions {
+  /** Controller state shown in the target's context. */
+  state?: () => Record<string, unknown>;
+  /** Broker or environment support per method (the execution-environment layer). */
+  availability?: (method: string) => Availability;
+  /** Proves what an uncertain mutation did (for example by client order id). */
+  reconcile?: (request: { controlId: string; args: unknown[]; operationId: string }) => Promise<Reconciliation>;
+}
+
+/** A controller mounted on one target. */
+export interface MountedController {
+  readonly revisions: RevisionHandle;
+  unmount(): void;
+}
+
+/** Asks the person to confirm a trade-class call in the page; false or no answer declines. */
+export type ConfirmHandler = (request: {
+  controlId: string;
+  target: Target;
+  args: unknown[];
+  clientName: string;
+  signal: AbortSignal;
+}) => Promise<boolean>;
+
+/** One call's activity, for the page's feed (no argument values, redacted text only). */
+export interface ActivityEntry {
+  at: string;
+  controlId: string;
+  target: Target;
+  clientName: string;
+  outcome: 'ok' | ErrorObject['code'];
+  durationMs: number;
+}
+
+/** A request the bridge runtime hands to the host (context, list, call, batch). */
+export interface SessionRequest {
+  id: string;
+  attachment: RequestAttachment;
+  adapter: AdapterMaximum;
+  limits: RelayLimits;
+  deadlineMs: number;
+  op: Extract<Operation, { kind: 'context' | 'listControls' | 'call' | 'batch' }>;
+}
+
+/** The host's answer. */
+export type SessionOutcome = { ok: true; data: unknown } | { ok: false; error: ErrorObject };
+
+/** Hooks the runtime passes with a request. */
+export interface RequestHooks {
+  /** Aborted when the MCP client cancels (a dispatched mutation still runs to its outcome). */
+  signal?: AbortSignal;
+  progress?: (progress: number, total: number) => void;
+}
+
+/** The installed vocabulary (the catalog resource). */
+export interface Catalog {
+  controls: ControlDescriptor[];
+  channels: ChannelDescriptor[];
+}
+
+/** Everything a terminal needs to expose its controls. */
+export interface TerminalHost {
+  readonly environment: Environment;
+  /** The person's grant for MCP attachments; a change applies to the next call. */
+  grant: Grant;
+  registerTarget(target: Target, registration: TargetRegistration): TargetHandle;
+  mount<M extends Record<string, ControlSpec>>(
+    target: Target,
+    declaration: ControllerDeclaration<M>,
+    impl: ControllerImpl<M>,
+    options?: MountOptions,
+  ): MountedController;
+  /** Runs one request through the dispatcher. Never throws: failures are outcomes. */
+  handle(request: SessionRequest, hooks?: RequestHooks): Promise<SessionOutcome>;
+  catalog(): Catalog;
+  onActivity(listener: (entry: ActivityEntry) => void): () => void;
+}
