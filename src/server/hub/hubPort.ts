@@ -1,0 +1,70 @@
+/**
+ * The seam between an MCP front (one process's MCP server with its own flags)
+ * and the hub that owns sessions and the relay. In one process the hub is
+ * called directly; several processes may share one hub over a socket, each
+ * front enforcing its own flags (SPEC §9).
+ */
+import type {
+  AdapterMaximum,
+  AttachmentSummary,
+  Environment,
+  ErrorObject,
+  Operation,
+  RelayLimits,
+  SessionSummary,
+} from '../../protocol/index.js';
+
+/** One MCP client connection as the hub knows it. */
+export interface AttachmentHandle {
+  readonly attachmentId: string;
+  /** Opaque operation namespace handed to the SDK with every call. */
+  readonly namespace: string;
+}
+
+/** What an attachment reports about itself. */
+export interface AttachmentInfo {
+  clientName: string;
+  transport: AttachmentSummary['transport'];
+}
+
+/** Options of one request to a session. */
+export interface HubRequestOptions {
+  adapter: AdapterMaximum;
+  limits: RelayLimits;
+  deadlineMs: number;
+  /** The MCP client cancelled: a read is abandoned, a dispatched mutation runs on. */
+  signal?: AbortSignal;
+  onProgress?: (progress: number, total?: number) => void;
+}
+
+/** The answer of a session, with the environment it reported. */
+export type HubOutcome =
+  | { ok: true; data: unknown; image?: { mimeType: string; base64: string }; environment: Environment | null }
+  | { ok: false; error: ErrorObject; environment: Environment | null };
+
+/** Events the hub emits to fronts. */
+export interface HubEvents {
+  /** A session paired or closed (resources/list_changed). */
+  sessionsChanged(): void;
+  /** A session's summary changed (resources/updated for tradescript://sessions). */
+  sessionUpdated(sessionId: string): void;
+  /** The person ended this attachment ("detach all"). */
+  attachmentEnded(attachmentId: string): void;
+}
+
+/** What an MCP front needs from the hub. */
+export interface HubPort {
+  attach(info: AttachmentInfo): Promise<AttachmentHandle>;
+  detach(attachmentId: string): Promise<void>;
+  /** Bounded summaries of paired sessions. */
+  listSessions(): Promise<SessionSummary[]>;
+  /**
+   * Sends one operation to a session's tab and resolves with its outcome. Never
+   * rejects: routing failures (`session_not_found`, `session_closed`), deadline
+   * and socket loss come back as errors, a mutation lost after dispatch as
+   * `uncertain_execution`.
+   */
+  request(attachmentId: string, sessionId: string, op: Operation, options: HubRequestOptions): Promise<HubOutcome>;
+  /** Subscribes to hub events; returns the unsubscribe function. */
+  on<E extends keyof HubEvents>(event: E, listener: HubEvents[E]): () => void;
+}
