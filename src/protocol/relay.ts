@@ -4,6 +4,7 @@
  * sides; a malformed or foreign frame closes the socket with a 4xxx code.
  */
 import { z } from 'zod';
+import { ChannelDescriptorSchema, ControlDescriptorSchema } from './descriptors.js';
 import { ContextDataSchema } from './tools/getContext.js';
 import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema, RevisionsSchema } from './errors.js';
@@ -52,6 +53,17 @@ export const HelloFrameSchema = z
   })
   .strict();
 
+/**
+ * The host's installed vocabulary. The server serves it as the catalog resource
+ * and learns from it which controls are mutations, so a call lost with its
+ * socket is reported `uncertain_execution` only when it could have changed state.
+ */
+export const CatalogSchema = z
+  .object({ controls: z.array(ControlDescriptorSchema).max(2000), channels: z.array(ChannelDescriptorSchema).max(256) })
+  .strict();
+/** The host's installed vocabulary. */
+export type CatalogDocument = z.infer<typeof CatalogSchema>;
+
 /** Opens (or reopens, with its kept id) one tab's session. */
 export const SessionOpenFrameSchema = z
   .object({
@@ -61,12 +73,18 @@ export const SessionOpenFrameSchema = z
     /** The tab's site origin; only the extension may name one (a page's is its socket's). */
     origin: z.string().max(256).optional(),
     info: SessionInfoSchema,
+    catalog: CatalogSchema,
   })
   .strict();
 
 /** A session's title, environment or grant changed. */
 export const SessionUpdateFrameSchema = z
-  .object({ t: z.literal('session.update'), sessionId: IdSchema, info: SessionInfoSchema })
+  .object({
+    t: z.literal('session.update'),
+    sessionId: IdSchema,
+    info: SessionInfoSchema,
+    catalog: CatalogSchema.optional(),
+  })
   .strict();
 
 /** The tab went away. */
@@ -169,7 +187,10 @@ export const RelayCallSchema = z
     args: z.array(z.unknown()),
     expectedRevisions: RevisionsSchema.optional(),
     requestId: z.string().max(128).optional(),
-    operationId: z.string().min(1).max(128).optional(),
+    /** The caller's operation id, or one the server generated (attachment-unique) when omitted. */
+    operationId: z.string().min(1).max(128),
+    /** True when the caller supplied the operation id (financial controls require it). */
+    callerOperationId: z.boolean(),
   })
   .strict();
 /** One call as the page receives it. */
