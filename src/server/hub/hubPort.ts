@@ -7,6 +7,7 @@
 import type {
   AdapterMaximum,
   AttachmentSummary,
+  CatalogDocument,
   Environment,
   ErrorObject,
   Operation,
@@ -58,6 +59,11 @@ export interface HubPort {
   detach(attachmentId: string): Promise<void>;
   /** Bounded summaries of paired sessions. */
   listSessions(): Promise<SessionSummary[]>;
+  /**
+   * The installed control and channel vocabulary: the union of what connected
+   * hosts declared, deduplicated by id (documentation, not authorization).
+   */
+  catalog(): Promise<CatalogDocument>;
   /**
    * Sends one operation to a session's tab and resolves with its outcome. Never
    * rejects: routing failures (`session_not_found`, `session_closed`), deadline
