@@ -68,14 +68,23 @@ function sizeWord(origin: unknown): string {
   }
 }
 
+/**
+ * True when an `invalid_type` issue is about a missing value. zod 4 only keeps the
+ * input when parsing with `reportInput` (see {@link parseWithDiagnostics}); without
+ * it, its own generated message is the one place that says "undefined".
+ */
+function isMissing(issue: z.core.$ZodIssueInvalidType): boolean {
+  if ('input' in issue) return issue.input === undefined;
+  return issue.message.endsWith('received undefined');
+}
+
 /** One zod issue to one diagnostic, without any submitted value. */
 function toDiagnostic(issue: z.core.$ZodIssue): ValidationIssue {
   const path = clipPath(issue.path);
   switch (issue.code) {
     case 'invalid_type': {
       const expected = TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`;
-      if (issue.input === undefined)
-        return { path, code: 'required', message: clip(`Required: expected ${expected}.`) };
+      if (isMissing(issue)) return { path, code: 'required', message: clip(`Required: expected ${expected}.`) };
       return { path, code: 'invalid_type', message: clip(`Expected ${expected}.`) };
     }
     case 'too_small': {
@@ -164,4 +173,22 @@ export function boundDiagnostics(issues: ValidationIssue[]): ValidationIssue[] {
 /** Converts a zod error into bounded, value-free diagnostics. */
 export function diagnosticsFromZod(error: z.ZodError, prefix: readonly (string | number)[] = []): ValidationIssue[] {
   return boundDiagnostics(prefixDiagnostics(prefix, error.issues.map(toDiagnostic)));
+}
+
+/** The result of {@link parseWithDiagnostics}. */
+export type Parsed<T> = { ok: true; data: T } | { ok: false; issues: ValidationIssue[] };
+
+/**
+ * Parses a value and, on failure, returns bounded diagnostics (paths prefixed by
+ * `prefix`). The input is reported to our own mapper only, so a missing field
+ * can be told from a wrong one; no value ever reaches a message.
+ */
+export function parseWithDiagnostics<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: readonly (string | number)[] = [],
+): Parsed<z.output<S>> {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, issues: diagnosticsFromZod(parsed.error, prefix) };
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, checkJsonShape } from './jsonLimits.js';
+import { DEFAULT_LIMITS, lowerLimits } from './limits.js';
+import { adapterDenial } from './policy.js';
+
+describe('SPEC §6 limits', () => {
+  it('SPEC §6 --limit only lowers a limit', () => {
+    expect(lowerLimits({ batchCalls: 5 }).batchCalls).toBe(5);
+    expect(() => lowerLimits({ batchCalls: 26 })).toThrow(/only be lowered/);
+    expect(() => lowerLimits({ nope: 1 })).toThrow(/Unknown limit/);
+    expect(() => lowerLimits({ callArgs: 0 })).toThrow(/positive integer/);
+  });
+
+  it('SPEC §6 JSON depth is checked without recursion, even far past the limit', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(checkJsonShape(deep)).toEqual({ limit: 'jsonDepth', max: DEFAULT_LIMITS.jsonDepth });
+    let ok: unknown = 1;
+    for (let i = 0; i < DEFAULT_LIMITS.jsonDepth; i++) ok = { a: ok };
+    expect(checkJsonShape(ok)).toBeNull();
+  });
+
+  it('SPEC §6 strings (and keys) over 128 KB break stringLength', () => {
+    const long = 'x'.repeat(DEFAULT_LIMITS.stringLength + 1);
+    expect(checkJsonShape({ a: [long] })).toEqual({ limit: 'stringLength', max: DEFAULT_LIMITS.stringLength });
+    expect(checkJsonShape({ [long]: 1 })).toEqual({ limit: 'stringLength', max: DEFAULT_LIMITS.stringLength });
+    expect(checkJsonShape({ a: 'x'.repeat(DEFAULT_LIMITS.stringLength) })).toBeNull();
+  });
+});
+
+describe('SPEC §5 byte-equivalence and the adapter maximum', () => {
+  it('SPEC §5 canonical JSON sorts keys at every level', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
+      canonicalJson({ a: { c: null, d: [{ y: 2, z: 1 }] }, b: 1 }),
+    );
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+
+  it('SPEC §5 trade-class controls need --enable-trading and a matching --allow-controls pattern', () => {
+    const off = { maxAccess: 'write' as const, allowControls: null };
+    expect(adapterDenial(off, 'orders.placeOrder', 'trade')).toMatch(/--enable-trading/);
+    expect(adapterDenial(off, 'chart.setSymbol', 'write')).toBeNull();
+    const cancelOnly = { maxAccess: 'trade' as const, allowControls: ['orders.cancelOrder'] };
+    expect(adapterDenial(cancelOnly, 'orders.cancelOrder', 'trade')).toBeNull();
+    expect(adapterDenial(cancelOnly, 'orders.placeOrder', 'trade')).toMatch(/--allow-controls/);
+    const ordersAll = { maxAccess: 'trade' as const, allowControls: ['orders.*'] };
+    expect(adapterDenial(ordersAll, 'orders.placeOrder', 'trade')).toBeNull();
+    expect(adapterDenial(ordersAll, 'risk.triggerEmergency', 'trade')).not.toBeNull();
+  });
+});
