@@ -1,0 +1,118 @@
+/**
+ * What a request resolves to when its answer never comes (SPEC §5, §9): a read
+ * is `transport_error` (retry after backoff); a dispatched mutation is
+ * `uncertain_execution` with a receipt naming its operation id, never replayed;
+ * a batch is one outcome per call, each rejected accordingly.
+ */
+import {
+  makeError,
+  type BatchData,
+  type CatalogDocument,
+  type Environment,
+  type ErrorObject,
+  type Operation,
+  type RelayCall,
+} from '../../protocol/index.js';
+import type { HubOutcome } from './hubPort.js';
+
+/** Why an answer never came. */
+export type LossCause = 'socket' | 'deadline' | 'session-closed' | 'shutdown';
+
+/** What is known about the lost request. */
+export interface LossContext {
+  op: Operation;
+  catalog: CatalogDocument;
+  cause: LossCause;
+  /** Epoch ms when the request frame was sent. */
+  dispatchedAt: number;
+  now: number;
+  environment: Environment | null;
+}
+
+/**
+ * True when the catalog says the control may change state. A control the
+ * catalog does not know is treated as a mutation: an unknown outcome is
+ * reported as uncertain rather than guessed safe.
+ */
+export function isMutation(controlId: string, catalog: CatalogDocument): boolean {
+  return catalog.controls.find((c) => c.controlId === controlId)?.mutation ?? true;
+}
+
+/** True when the operation contains a call that may change state. */
+export function containsMutation(op: Operation, catalog: CatalogDocument): boolean {
+  if (op.kind === 'call') return isMutation(op.call.controlId, catalog);
+  if (op.kind === 'batch') return op.calls.some((c) => isMutation(c.controlId, catalog));
+  return false;
+}
+
+const READ_LOST: Record<LossCause, string> = {
+  socket:
+    'The terminal tab disconnected before it answered. Retry after a short wait; if it persists, read tradescript://sessions.',
+  deadline:
+    'The terminal did not answer within the call deadline. Retry after a short wait, asking for less if the request was large.',
+  'session-closed':
+    'The terminal tab closed its session before it answered. Read tradescript://sessions for the current sessions.',
+  shutdown: 'The server is shutting down; nothing was answered. Retry once it is back.',
+};
+
+const MUTATION_LOST: Record<LossCause, string> = {
+  socket:
+    'The terminal tab disconnected after the call was sent: it may or may not have run, and it will not be re-sent.',
+  deadline: 'The terminal did not answer within the call deadline after the call was sent: it may or may not have run.',
+  'session-closed': 'The terminal tab closed its session after the call was sent: it may or may not have run.',
+  shutdown: 'The server shut down after the call was sent: it may or may not have run.',
+};
+
+const RECONCILE = ' Reconcile with reads (context, the orders or alerts list) before deciding on a new operation.';
+
+function readLost(cause: LossCause): ErrorObject {
+  return makeError('transport_error', READ_LOST[cause]);
+}
+
+function mutationLost(call: RelayCall, ctx: LossContext): ErrorObject {
+  return makeError('uncertain_execution', MUTATION_LOST[ctx.cause] + RECONCILE, {
+    details: {
+      receipt: {
+        operationId: call.operationId,
+        origin: 'mcp',
+        controlId: call.controlId,
+        target: call.target,
+        mutation: true,
+        revisionsBefore: {},
+        revisionsAfter: {},
+        durationMs: Math.max(0, ctx.now - ctx.dispatchedAt),
+        dispatchedAt: new Date(ctx.dispatchedAt).toISOString(),
+      },
+    },
+  });
+}
+
+function callLost(call: RelayCall, ctx: LossContext): ErrorObject {
+  return isMutation(call.controlId, ctx.catalog) ? mutationLost(call, ctx) : readLost(ctx.cause);
+}
+
+/** The outcome of a request whose answer never came. */
+export function lostOutcome(ctx: LossContext): HubOutcome {
+  const { op, environment } = ctx;
+  if (op.kind === 'batch') {
+    const data: BatchData = {
+      atomic: false,
+      outcomes: op.calls.map((call, index) => ({ index, status: 'rejected', error: callLost(call, ctx) })),
+    };
+    return { ok: true, data, environment };
+  }
+  const error = op.kind === 'call' ? callLost(op.call, ctx) : readLost(ctx.cause);
+  return { ok: false, error, environment };
+}
+
+/** The outcome of a read the MCP client cancelled before the page answered. */
+export function cancelledOutcome(environment: Environment | null): HubOutcome {
+  return {
+    ok: false,
+    error: makeError(
+      'transport_error',
+      'The request was cancelled before the terminal answered; nothing was returned.',
+    ),
+    environment,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Parsing and encoding relay frames (SPEC §9): size first, then JSON, then the
+ * schema. A failure yields a reason code only, never the frame's content.
+ */
+import { BrowserFrameSchema, DEFAULT_LIMITS, MB, type BrowserFrame, type ServerFrame } from '../../protocol/index.js';
+
+/**
+ * The largest frame a browser may send: a full result, a 4 MB image as base64,
+ * and slack for the envelope around them.
+ */
+export const MAX_FRAME_BYTES = DEFAULT_LIMITS.resultBytes + Math.ceil((DEFAULT_LIMITS.snapshotBytes * 4) / 3) + MB;
+
+/** Why a frame was refused. */
+export type FrameRefusal = 'too-large' | 'not-json' | 'schema';
+
+/** The parsed frame, or why it was refused. */
+export type ParsedFrame = { ok: true; frame: BrowserFrame } | { ok: false; reason: FrameRefusal };
+
+/** Parses one browser frame: size, JSON, then `BrowserFrameSchema`. */
+export function parseBrowserFrame(text: string, maxBytes: number = MAX_FRAME_BYTES): ParsedFrame {
+  // A UTF-16 length over the limit is over it in bytes too; the exact count is needed only near it.
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
+    return { ok: false, reason: 'too-large' };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not-json' };
+  }
+  const parsed = BrowserFrameSchema.safeParse(value);
+  return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, reason: 'schema' };
+}
+
+/** Encodes one server frame. */
+export function encodeServerFrame(frame: ServerFrame): string {
+  return JSON.stringify(frame);
+}

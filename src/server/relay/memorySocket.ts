@@ -1,0 +1,92 @@
+/**
+ * An in-memory linked socket pair: the hub holds the server end, a test plays
+ * the browser with the client end. Delivery is asynchronous (a microtask), as on
+ * a real network, so a handler that answers inside `send` never re-enters.
+ */
+import type { BrowserFrame, ServerFrame } from '../../protocol/index.js';
+import type { RelaySocket } from './socket.js';
+
+/** The browser end of a memory socket pair. */
+export interface MemoryClient {
+  /** Every frame the server sent, parsed, in order. */
+  readonly received: ServerFrame[];
+  /** The close code and reason, once closed. */
+  readonly closed: { code: number; reason: string } | null;
+  /** Sends a frame (any object, so tests can send malformed ones). */
+  send(frame: BrowserFrame | Record<string, unknown>): void;
+  /** Sends raw text. */
+  sendText(text: string): void;
+  /** Closes from the browser side (a lost tab or network). */
+  drop(code?: number): void;
+  /** Resolves with the next received frame of type `t` not yet taken by `next`. */
+  next<T extends ServerFrame['t']>(t: T): Promise<Extract<ServerFrame, { t: T }>>;
+  /** Resolves when the server closes the socket. */
+  whenClosed(): Promise<{ code: number; reason: string }>;
+}
+
+/** Creates a linked pair: `server` for the hub, `client` for the test. */
+export function createMemorySocketPair(): { server: RelaySocket; client: MemoryClient } {
+  const received: ServerFrame[] = [];
+  const taken = new Set<ServerFrame>();
+  let closed: { code: number; reason: string } | null = null;
+  const frameWaiters: Array<() => void> = [];
+  const closeWaiters: Array<(c: { code: number; reason: string }) => void> = [];
+
+  const finish = (code: number, reason: string) => {
+    if (closed) return;
+    closed = { code, reason };
+    queueMicrotask(() => {
+      server.onclose?.(code);
+      for (const w of closeWaiters.splice(0)) w({ code, reason });
+      for (const w of frameWaiters.splice(0)) w();
+    });
+  };
+
+  const server: RelaySocket = {
+    send(text) {
+      if (closed) return;
+      received.push(JSON.parse(text) as ServerFrame);
+      for (const w of frameWaiters.splice(0)) w();
+    },
+    close: (code, reason) => finish(code, reason),
+    onmessage: null,
+    onclose: null,
+  };
+
+  const client: MemoryClient = {
+    received,
+    get closed() {
+      return closed;
+    },
+    send(frame) {
+      client.sendText(JSON.stringify(frame));
+    },
+    sendText(text) {
+      if (closed) return;
+      queueMicrotask(() => {
+        if (!closed) server.onmessage?.(text);
+      });
+    },
+    drop: (code = 1006) => finish(code, ''),
+    next(t) {
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const hit = received.find((f) => f.t === t && !taken.has(f));
+          if (hit) {
+            taken.add(hit);
+            resolve(hit as Extract<ServerFrame, { t: typeof t }>);
+          } else if (closed) {
+            reject(new Error(`socket closed (${closed.code}) before a ${t} frame`));
+          } else {
+            frameWaiters.push(look);
+          }
+        };
+        look();
+      });
+    },
+    whenClosed() {
+      return closed ? Promise.resolve(closed) : new Promise((resolve) => closeWaiters.push(resolve));
+    },
+  };
+  return { server, client };
+}
