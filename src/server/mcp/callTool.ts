@@ -1,0 +1,138 @@
+/**
+ * `tools/call` (SPEC §3–§6): unknown tool → JSON-RPC error; outside the
+ * allowlist → `tool_not_available`; then the server's own input checks, one
+ * hub request (one relay round trip, a batch included), and the answer checked
+ * and shaped into the envelope. Logs carry ids and codes only.
+ */
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { makeError, type ErrorObject, type Operation, type RelayLimits, type ToolName } from '../../protocol/index.js';
+import type { ServerConfig } from '../config.js';
+import type { HubOutcome, HubPort } from '../hub/hubPort.js';
+import type { Logger } from '../log.js';
+import type { Attachment } from './attachment.js';
+import { errorResult, successResult, type MetaSource } from './envelope.js';
+import { checkInput, safeRequestId, type ParsedInput } from './inputChecks.js';
+import { planOperation } from './operations.js';
+import { progressForwarder } from './progress.js';
+import { shapeFailure, shapeSuccess } from './results.js';
+import { runSubscribe, type RoutedOutcome, type SubscriptionRoutes } from './subscriptions.js';
+import { findServedTool, isToolAllowed } from './toolList.js';
+
+/** The request context the SDK hands a handler. */
+export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What the `tools/call` handler works with. */
+export interface CallToolDeps {
+  hub: HubPort;
+  config: ServerConfig;
+  logger: Logger;
+  attachment: Attachment;
+  served: ReadonlySet<ToolName>;
+  routes: SubscriptionRoutes;
+  relayLimits: RelayLimits;
+}
+
+/** Sends the validated request to the page and returns who answered and how. */
+async function execute(
+  parsed: ParsedInput,
+  deps: CallToolDeps,
+  request: CallToolRequest,
+  extra: HandlerExtra,
+): Promise<RoutedOutcome> {
+  const handle = await deps.attachment.ready();
+  const onProgress = progressForwarder(
+    { progressToken: request.params._meta?.progressToken, sendNotification: extra.sendNotification },
+    deps.logger,
+  );
+  const send = (sessionId: string, op: Operation): Promise<HubOutcome> =>
+    deps.hub.request(handle.attachmentId, sessionId, op, {
+      adapter: deps.config.adapter,
+      limits: deps.relayLimits,
+      deadlineMs: deps.config.limits.callDeadlineMs,
+      signal: extra.signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+  if (parsed.name === 'tradescript_subscribe') return runSubscribe(parsed.input, deps.routes, send);
+  const plan = planOperation(parsed, () => deps.attachment.nextOperationId());
+  return { sessionId: plan.sessionId, outcome: await send(plan.sessionId, plan.op) };
+}
+
+/** The session a validated request names, for `meta` of local failures. */
+function namedSession(parsed: ParsedInput): string | null {
+  return 'sessionId' in parsed.input ? (parsed.input.sessionId ?? null) : null;
+}
+
+async function runTool(
+  name: ToolName,
+  args: unknown,
+  deps: CallToolDeps,
+  request: CallToolRequest,
+  extra: HandlerExtra,
+): Promise<{ result: CallToolResult; code: ErrorObject['code'] | null; sessionId: string | null }> {
+  const requestId = safeRequestId(name, args);
+  const local = (error: ErrorObject, sessionId: string | null = null) => ({
+    result: errorResult(error, { sessionId, environment: null, requestId }),
+    code: error.code,
+    sessionId,
+  });
+  if (!isToolAllowed(deps.config.toolAllowlist, name)) {
+    return local(
+      makeError(
+        'tool_not_available',
+        `${name} is turned off for this server (--tool-allowlist); use the tools listed by tools/list.`,
+      ),
+    );
+  }
+  const checked = checkInput(name, args, deps.config.limits);
+  if (!checked.ok) return local(checked.error);
+  let routed: RoutedOutcome;
+  try {
+    routed = await execute(checked.parsed, deps, request, extra);
+  } catch {
+    return local(
+      makeError('internal_error', 'The server could not reach its hub; restart the MCP server and re-read context.'),
+      namedSession(checked.parsed),
+    );
+  }
+  const meta: MetaSource = { sessionId: routed.sessionId, environment: routed.outcome.environment, requestId };
+  const { outcome } = routed;
+  const calls = checked.parsed.name === 'tradescript_batch' ? checked.parsed.input.calls.length : 0;
+  const shaped = outcome.ok
+    ? shapeSuccess(name, outcome, deps.config.limits, calls)
+    : { ok: false as const, error: shapeFailure(outcome.error) };
+  if (shaped.ok)
+    return { result: successResult(shaped.data, meta, shaped.images), code: null, sessionId: meta.sessionId };
+  return { result: errorResult(shaped.error, meta), code: shaped.error.code, sessionId: meta.sessionId };
+}
+
+/** Creates the `tools/call` handler of one connection. */
+export function createCallToolHandler(deps: CallToolDeps) {
+  return async (request: CallToolRequest, extra: HandlerExtra): Promise<CallToolResult> => {
+    const tool = findServedTool(deps.served, request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, 'Unknown tool: call tools/list and use one of the tools it lists.');
+    }
+    const startedAt = Date.now();
+    const { result, code, sessionId } = await runTool(tool.name, request.params.arguments ?? {}, deps, request, extra);
+    const fields = {
+      tool: tool.name,
+      attachmentId: deps.attachment.id,
+      sessionId,
+      requestId: safeRequestId(tool.name, request.params.arguments),
+      code,
+      durationMs: Date.now() - startedAt,
+    };
+    if (code === 'internal_error') deps.logger.warn('tool failed', fields);
+    else if (code === null) deps.logger.debug('tool ok', fields);
+    else deps.logger.info('tool error', fields);
+    return result;
+  };
+}

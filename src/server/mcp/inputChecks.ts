@@ -1,0 +1,152 @@
+/**
+ * The server's own checks of tool arguments, in SPEC order: request size, JSON
+ * shape, the tool's strict schema, then count limits. Limits are code, never
+ * schema bounds, so they never surface as `invalid_input` (SPEC §6). The SDK's
+ * built-in validation is never used: it echoes submitted values (SPEC §4).
+ */
+import type { z } from 'zod';
+import {
+  batchTool,
+  callTool,
+  checkJsonShape,
+  diagnosticsFromZod,
+  getContextTool,
+  jsonByteLength,
+  listControlsTool,
+  makeError,
+  RequestIdSchema,
+  snapshotTool,
+  subscribeTool,
+  type BatchInput,
+  type CallInput,
+  type ErrorObject,
+  type GetContextInput,
+  type Limits,
+  type ListControlsInput,
+  type ReportedLimit,
+  type SnapshotInput,
+  type SubscribeInput,
+  type ToolName,
+} from '../../protocol/index.js';
+
+/** Validated arguments, tagged with their tool. */
+export type ParsedInput =
+  | { name: 'tradescript_get_context'; input: GetContextInput }
+  | { name: 'tradescript_list_controls'; input: ListControlsInput }
+  | { name: 'tradescript_call'; input: CallInput }
+  | { name: 'tradescript_batch'; input: BatchInput }
+  | { name: 'tradescript_subscribe'; input: SubscribeInput }
+  | { name: 'tradescript_snapshot'; input: SnapshotInput };
+
+/** The outcome of checking one request's arguments. */
+export type CheckedInput = { ok: true; parsed: ParsedInput } | { ok: false; error: ErrorObject };
+
+type Parsed = { ok: true; parsed: ParsedInput } | { ok: false; zodError: z.ZodError };
+
+function parseFor(name: ToolName, args: unknown): Parsed {
+  const wrap = <I>(result: z.ZodSafeParseResult<I>, tag: (input: I) => ParsedInput): Parsed =>
+    result.success ? { ok: true, parsed: tag(result.data) } : { ok: false, zodError: result.error };
+  switch (name) {
+    case 'tradescript_get_context':
+      return wrap(getContextTool.input.safeParse(args), (input) => ({ name, input }));
+    case 'tradescript_list_controls':
+      return wrap(listControlsTool.input.safeParse(args), (input) => ({ name, input }));
+    case 'tradescript_call':
+      return wrap(callTool.input.safeParse(args), (input) => ({ name, input }));
+    case 'tradescript_batch':
+      return wrap(batchTool.input.safeParse(args), (input) => ({ name, input }));
+    case 'tradescript_subscribe':
+      return wrap(subscribeTool.input.safeParse(args), (input) => ({ name, input }));
+    case 'tradescript_snapshot':
+      return wrap(snapshotTool.input.safeParse(args), (input) => ({ name, input }));
+  }
+}
+
+/** A `limit_exceeded` error naming the limit, its value and what to do instead. */
+export function limitError(limit: ReportedLimit, max: number, nextStep: string): ErrorObject {
+  return makeError('limit_exceeded', `Limit ${limit} (${max}) exceeded: ${nextStep}`, { details: { limit, max } });
+}
+
+/** The first count limit the validated input breaks, or null. */
+function countLimitBreach(parsed: ParsedInput, limits: Limits): ErrorObject | null {
+  const argsBreach = (args: readonly unknown[]) =>
+    args.length > limits.callArgs
+      ? limitError('callArgs', limits.callArgs, 'pass at most that many positional arguments per call.')
+      : null;
+  switch (parsed.name) {
+    case 'tradescript_call':
+      return argsBreach(parsed.input.args);
+    case 'tradescript_batch': {
+      if (parsed.input.calls.length > limits.batchCalls) {
+        return limitError('batchCalls', limits.batchCalls, 'split the calls into several batches.');
+      }
+      for (const call of parsed.input.calls) {
+        const breach = argsBreach(call.args);
+        if (breach) return breach;
+      }
+      return null;
+    }
+    case 'tradescript_subscribe':
+      return subscribeBreach(parsed.input, limits);
+    default:
+      return null;
+  }
+}
+
+function subscribeBreach(input: SubscribeInput, limits: Limits): ErrorObject | null {
+  if (input.action === 'start' && input.bindings.length > limits.bindingsPerSubscription) {
+    return limitError('bindingsPerSubscription', limits.bindingsPerSubscription, 'start fewer bindings.');
+  }
+  if (input.action === 'poll' && input.limit !== undefined && input.limit > limits.eventsPerPoll) {
+    return limitError(
+      'eventsPerPoll',
+      limits.eventsPerPoll,
+      'poll with a smaller limit and page on with afterSequence.',
+    );
+  }
+  return null;
+}
+
+/** Runs every check on a served tool's raw arguments. */
+export function checkInput(name: ToolName, args: unknown, limits: Limits): CheckedInput {
+  if (jsonByteLength(args) > limits.requestBytes) {
+    return {
+      ok: false,
+      error: makeError(
+        'request_too_large',
+        `The request JSON is over ${limits.requestBytes} bytes: send less, e.g. split a batch or shorten arguments.`,
+      ),
+    };
+  }
+  const shape = checkJsonShape(args, limits);
+  if (shape) {
+    const step = shape.limit === 'jsonDepth' ? 'nest the arguments less deeply.' : 'shorten the longest string.';
+    return { ok: false, error: limitError(shape.limit, shape.max, step) };
+  }
+  const parsed = parseFor(name, args);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      error: makeError(
+        'invalid_input',
+        'Tool arguments are invalid: fix the fields in validation_errors and call again.',
+        {
+          validation_errors: diagnosticsFromZod(parsed.zodError),
+        },
+      ),
+    };
+  }
+  const breach = countLimitBreach(parsed.parsed, limits);
+  return breach ? { ok: false, error: breach } : parsed;
+}
+
+/**
+ * The caller's correlation id (only `tradescript_call` has one at top level),
+ * read from raw arguments only when it is a valid safe identifier, so even a
+ * rejected request can echo it without echoing input.
+ */
+export function safeRequestId(name: ToolName, args: unknown): string | undefined {
+  if (name !== 'tradescript_call' || args === null || typeof args !== 'object') return undefined;
+  const result = RequestIdSchema.safeParse((args as Record<string, unknown>)['requestId']);
+  return result.success ? result.data : undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * Test support: a real SDK `Client` wired to the MCP front through an
+ * in-memory linked transport pair, with an {@link InMemoryHub} behind it.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import { DEFAULT_LIMITS, type ErrorObject, type Meta, type ToolName } from '../../protocol/index.js';
+import type { ServerConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { createMcpServer } from './createMcpServer.js';
+import { InMemoryHub } from './testHub.js';
+
+/** A configuration with the product defaults: read + write, every tool, default limits. */
+export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    adapter: { maxAccess: 'write', allowControls: null },
+    toolAllowlist: null,
+    limits: { ...DEFAULT_LIMITS },
+    allowedOrigins: [],
+    bearerToken: null,
+    home: '/nonexistent/tradescript-mcp-test',
+    logLevel: 'debug',
+    pairGrant: 'write',
+    ...overrides,
+  };
+}
+
+/** A connected client, its server, the hub behind it and every log line. */
+export interface Harness {
+  client: Client;
+  server: Server;
+  hub: InMemoryHub;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Options of {@link connectClient}. */
+export interface HarnessOptions {
+  config?: Partial<ServerConfig>;
+  tools?: readonly ToolName[];
+  hub?: InMemoryHub;
+  clientName?: string;
+}
+
+/** Resolves once `predicate` holds, polling the event loop (fails after ~1 s). */
+export async function waitFor(predicate: () => boolean, what = 'condition'): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`Timed out waiting for ${what}.`);
+}
+
+/**
+ * Connects a real client to a fresh MCP front, waits until it is attached and
+ * lists the tools (so the client validates every result against outputSchema).
+ */
+export async function connectClient(options: HarnessOptions = {}): Promise<Harness> {
+  const hub = options.hub ?? new InMemoryHub();
+  const attachedBefore = hub.attached.length;
+  const logs: string[] = [];
+  const server = createMcpServer({
+    hub,
+    config: testConfig(options.config),
+    logger: createLogger('debug', (line) => logs.push(line)),
+    transport: 'stdio',
+    serverVersion: '0.0.0-test',
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
+  const client = new Client({ name: options.clientName ?? 'vitest-client', version: '1.0.0' });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  await waitFor(() => hub.attached.length > attachedBefore, 'the attachment');
+  // Listing caches each tool's outputSchema, so every callTool below validates against it.
+  await client.listTools();
+  return { client, server, hub, logs, close: () => client.close() };
+}
+
+/** A tool result's payload, read from its text item. */
+export interface Payload {
+  data: Record<string, unknown> | null;
+  error: ErrorObject | null;
+  meta: Meta;
+}
+
+/**
+ * Reads a tool result's payload and checks the SPEC §4 invariants, throwing on
+ * any breach: the text item and structuredContent carry the same JSON, keys
+ * are exactly data/error/meta, exactly one of data/error is non-null, and
+ * isError says which.
+ */
+export function envelopeOf(result: unknown): Payload {
+  const r = result as {
+    content?: Array<{ type: string; text?: string }>;
+    structuredContent?: unknown;
+    isError?: boolean;
+  };
+  const text = r.content?.[0];
+  if (text?.type !== 'text' || text.text === undefined) throw new Error('The first content item is not text.');
+  const payload = JSON.parse(text.text) as Payload;
+  if (!isDeepStrictEqual(payload, r.structuredContent)) throw new Error('structuredContent differs from the text.');
+  if (Object.keys(payload).sort().join() !== 'data,error,meta')
+    throw new Error('Payload keys are not data/error/meta.');
+  if ((payload.data === null) === (payload.error === null)) throw new Error('Not exactly one of data/error is set.');
+  if (r.isError !== (payload.error !== null)) throw new Error('isError disagrees with the payload.');
+  return payload;
+}

@@ -1,0 +1,64 @@
+/**
+ * Which tools this front serves and lists, and their published definitions
+ * (SPEC §3, §5): shapes come from `TOOLS` in src/protocol, JSON Schemas are
+ * derived from the zod schemas, never written here.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { envelopeSchema, TOOLS, type ToolName } from '../../protocol/index.js';
+
+/** One tool definition from src/protocol. */
+export type ToolDefinition = (typeof TOOLS)[number];
+
+/**
+ * The tools served by default. Subscribe and snapshot join once the browser
+ * side serves them; a front may pass them in `tools` to opt in earlier.
+ */
+export const DEFAULT_SERVED_TOOLS: readonly ToolName[] = [
+  'tradescript_get_context',
+  'tradescript_list_controls',
+  'tradescript_call',
+  'tradescript_batch',
+];
+
+/** Looks up a served tool by name; undefined for an unknown or unserved name. */
+export function findServedTool(served: ReadonlySet<ToolName>, name: string): ToolDefinition | undefined {
+  return TOOLS.find((tool) => tool.name === name && served.has(tool.name));
+}
+
+/**
+ * True when `--tool-allowlist` permits a tool. A batch is calls, so it is
+ * allowed only when `tradescript_call` is too.
+ */
+export function isToolAllowed(allowlist: readonly ToolName[] | null, name: ToolName): boolean {
+  if (allowlist === null) return true;
+  if (name === 'tradescript_batch' && !allowlist.includes('tradescript_call')) return false;
+  return allowlist.includes(name);
+}
+
+/** A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on top. */
+function objectJsonSchema(schema: z.ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  if (json['type'] !== 'object') {
+    throw new Error(`The ${io} schema of ${toolName} is not an object schema; fix it in src/protocol/tools.`);
+  }
+  return json as Tool['inputSchema'];
+}
+
+/** The MCP `Tool` entry of one definition. */
+export function publishTool(tool: ToolDefinition): Tool {
+  const input: z.ZodType = 'published' in tool ? tool.published : tool.input;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: objectJsonSchema(input, 'input', tool.name),
+    outputSchema: objectJsonSchema(envelopeSchema(tool.data), 'output', tool.name) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** Every published tool a client may see: served, and allowed by the allowlist, in `TOOLS` order. */
+export function listedTools(served: ReadonlySet<ToolName>, allowlist: readonly ToolName[] | null): Tool[] {
+  return TOOLS.filter((tool) => served.has(tool.name) && isToolAllowed(allowlist, tool.name)).map(publishTool);
+}
