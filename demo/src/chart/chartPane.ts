@@ -1,0 +1,249 @@
+/**
+ * One candlestick chart panel on lightweight-charts: simulated bars, live
+ * updates batched per animation frame, trading lines as price lines, and the
+ * {@link ChartModel} the chart controls act on.
+ */
+import {
+  CandlestickSeries,
+  createChart,
+  HistogramSeries,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type MouseEventParams,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import type { ChartModel, TimeRange } from '../host/chartModel.js';
+import type { Candle, Interval } from '../market/candles.js';
+import type { MarketSimulator } from '../market/simulator.js';
+import { el } from '../ui/dom.js';
+import { formatDisplayPrice, formatPercent } from '../ui/format.js';
+import type { FrameBatcher } from '../ui/frameBatcher.js';
+import { ChartLegend } from './chartLegend.js';
+import { CANDLE_COLORS, chartOptions, LINE_STYLES } from './chartTheme.js';
+import { ChartToolbar } from './chartToolbar.js';
+import { GestureTracker } from './gestureTracker.js';
+import { TradingLineStore, type TradingLine } from './tradingLines.js';
+
+/** Bars shown after loading a symbol or interval. */
+const INITIAL_BARS = 120;
+
+/** How a chart panel is built. */
+export interface ChartPaneOptions {
+  chartId: string;
+  /** The panel element; the pane fills it. */
+  root: HTMLElement;
+  market: MarketSimulator;
+  frames: FrameBatcher;
+  symbol: string;
+  interval: Interval;
+  /** The person scrolled, zoomed or picked another symbol or interval. */
+  onUserViewportChange: () => void;
+}
+
+/** A chart panel and the model its controls act on. */
+export class ChartPane implements ChartModel {
+  readonly chartId: string;
+  readonly lines: TradingLineStore;
+  private readonly market: MarketSimulator;
+  private readonly frames: FrameBatcher;
+  private readonly chart: IChartApi;
+  private readonly candles: ISeriesApi<'Candlestick'>;
+  private readonly volume: ISeriesApi<'Histogram'>;
+  private readonly toolbar: ChartToolbar;
+  private readonly legend = new ChartLegend();
+  private readonly gestures: GestureTracker;
+  private readonly priceLines = new Map<string, IPriceLine>();
+  private readonly unsubscribe: () => void;
+  private currentSymbol: string;
+  private currentInterval: Interval;
+  private loaded: TimeRange = { from: 0, to: 0 };
+  private hovering = false;
+
+  constructor(options: ChartPaneOptions) {
+    this.chartId = options.chartId;
+    this.market = options.market;
+    this.frames = options.frames;
+    this.currentSymbol = options.symbol;
+    this.currentInterval = options.interval;
+    this.toolbar = new ChartToolbar({
+      chartId: options.chartId,
+      symbols: options.market.symbols().map((spec) => spec.symbol),
+      onSymbol: (symbol) => this.personChanged(() => this.setSymbol(symbol), options.onUserViewportChange),
+      onInterval: (interval) => this.personChanged(() => this.setInterval(interval), options.onUserViewportChange),
+    });
+    const canvasHost = el('div', { class: 'chart-canvas' });
+    options.root.append(this.toolbar.element, el('div', { class: 'chart-body' }, [canvasHost, this.legend.element]));
+    this.chart = createChart(canvasHost, chartOptions());
+    this.candles = this.chart.addSeries(CandlestickSeries, {
+      upColor: CANDLE_COLORS.up,
+      downColor: CANDLE_COLORS.down,
+      wickUpColor: CANDLE_COLORS.up,
+      wickDownColor: CANDLE_COLORS.down,
+      borderVisible: false,
+    });
+    this.volume = this.chart.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
+    this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.84, bottom: 0 } });
+    this.lines = new TradingLineStore(this.chartId, { draw: (line) => this.drawLine(line), erase: (id) => this.eraseLine(id) });
+    this.lines.onChange(() => this.toolbar.showLineCount(this.lines.size));
+    this.gestures = new GestureTracker(canvasHost, options.onUserViewportChange);
+    this.chart.timeScale().subscribeVisibleLogicalRangeChange(() => this.gestures.rangeChanged());
+    this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
+    this.unsubscribe = this.market.subscribe((tick) => {
+      if (tick.symbol === this.currentSymbol) this.frames.schedule(`chart:${this.chartId}`, () => this.flush());
+    });
+    this.toolbar.showLineCount(0);
+    this.load();
+  }
+
+  symbol(): string {
+    return this.currentSymbol;
+  }
+
+  interval(): Interval {
+    return this.currentInterval;
+  }
+
+  visibleRange(): TimeRange {
+    const range = this.chart.timeScale().getVisibleRange();
+    if (!range) return { ...this.loaded };
+    return { from: toSeconds(range.from), to: toSeconds(range.to) };
+  }
+
+  dataRange(): TimeRange {
+    return { ...this.loaded };
+  }
+
+  applyVisibleRange(range: TimeRange): TimeRange {
+    this.chart.timeScale().setVisibleRange({ from: range.from as UTCTimestamp, to: range.to as UTCTimestamp });
+    return this.visibleRange();
+  }
+
+  setSymbol(symbol: string): void {
+    this.currentSymbol = symbol;
+    this.load();
+  }
+
+  setInterval(interval: Interval): void {
+    this.currentInterval = interval;
+    this.load();
+  }
+
+  lastPrice(): string {
+    return this.market.quote(this.currentSymbol).last;
+  }
+
+  /** What the chart's context shows an agent. */
+  state(): Record<string, unknown> {
+    return {
+      symbol: this.currentSymbol,
+      interval: this.currentInterval,
+      visibleRange: this.visibleRange(),
+      lastPrice: this.lastPrice(),
+      tradingLines: this.lines.size,
+    };
+  }
+
+  /** The chart's own canvases as one image (for snapshots). */
+  screenshot(): HTMLCanvasElement {
+    return this.chart.takeScreenshot();
+  }
+
+  /** Stops updates and frees the chart. */
+  dispose(): void {
+    this.unsubscribe();
+    this.gestures.dispose();
+    this.chart.remove();
+  }
+
+  private personChanged(change: () => void, bump: () => void): void {
+    change();
+    bump();
+  }
+
+  private load(): void {
+    const spec = this.market.spec(this.currentSymbol);
+    const bars = this.market.candles(this.currentSymbol, this.currentInterval);
+    if (spec) this.candles.applyOptions({ priceFormat: { type: 'price', precision: spec.decimals, minMove: 10 ** -spec.decimals } });
+    this.candles.setData(bars.map(toCandleData));
+    this.volume.setData(bars.map(toVolumeData));
+    this.loaded = { from: bars[0]?.time ?? 0, to: bars[bars.length - 1]?.time ?? 0 };
+    this.chart.timeScale().setVisibleLogicalRange({ from: bars.length - INITIAL_BARS, to: bars.length + 5 });
+    this.toolbar.show(this.currentSymbol, this.currentInterval);
+    this.legend.showTitle(`${this.currentSymbol} · ${this.currentInterval} · Simulated`);
+    this.showLatest(bars[bars.length - 1]);
+  }
+
+  /** Applies every bar that formed or changed since the last frame. */
+  private flush(): void {
+    const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
+    for (const bar of bars) {
+      this.candles.update(toCandleData(bar));
+      this.volume.update(toVolumeData(bar));
+    }
+    const last = bars[bars.length - 1];
+    if (last) this.loaded.to = last.time;
+    this.showLatest(last);
+  }
+
+  private showLatest(bar: Candle | undefined): void {
+    const spec = this.market.spec(this.currentSymbol);
+    if (!bar || !spec) return;
+    const change = this.market.dayChange(this.currentSymbol);
+    this.toolbar.showPrice(formatDisplayPrice(bar.close, spec.decimals), formatPercent(change.changePercent), change.change >= 0);
+    if (!this.hovering) this.legend.showBar(bar, spec.decimals);
+  }
+
+  private crosshairMoved(param: MouseEventParams<Time>): void {
+    const data = param.seriesData.get(this.candles);
+    const spec = this.market.spec(this.currentSymbol);
+    this.hovering = data !== undefined && 'open' in data;
+    if (data && 'open' in data && spec) {
+      const volume = param.seriesData.get(this.volume);
+      const bar = { ...data, time: toSeconds(data.time), volume: volume && 'value' in volume ? volume.value : 0 };
+      this.legend.showBar(bar, spec.decimals);
+    }
+  }
+
+  private drawLine(line: TradingLine): void {
+    const options = {
+      id: line.lineId,
+      price: Number(line.price),
+      color: line.color,
+      lineWidth: 1 as const,
+      lineStyle: LINE_STYLES[line.kind],
+      axisLabelVisible: true,
+      title: line.label,
+    };
+    const existing = this.priceLines.get(line.lineId);
+    if (existing) existing.applyOptions(options);
+    else this.priceLines.set(line.lineId, this.candles.createPriceLine(options));
+  }
+
+  private eraseLine(lineId: string): void {
+    const line = this.priceLines.get(lineId);
+    if (line) this.candles.removePriceLine(line);
+    this.priceLines.delete(lineId);
+  }
+}
+
+function toSeconds(time: Time): number {
+  if (typeof time === 'number') return time;
+  if (typeof time === 'string') return Math.floor(Date.parse(time) / 1000);
+  return Math.floor(Date.UTC(time.year, time.month - 1, time.day) / 1000);
+}
+
+function toCandleData(bar: Candle): { time: UTCTimestamp; open: number; high: number; low: number; close: number } {
+  return { time: bar.time as UTCTimestamp, open: bar.open, high: bar.high, low: bar.low, close: bar.close };
+}
+
+function toVolumeData(bar: Candle): { time: UTCTimestamp; value: number; color: string } {
+  const color = bar.close >= bar.open ? CANDLE_COLORS.upVolume : CANDLE_COLORS.downVolume;
+  return { time: bar.time as UTCTimestamp, value: bar.volume, color };
+}

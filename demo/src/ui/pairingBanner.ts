@@ -1,0 +1,39 @@
+/**
+ * The banner under the header when the terminal is not paired: the reason and
+ * the command that prints a fresh pairing link.
+ */
+import type { BridgeStatus } from '../../../src/bridge/types.js';
+import { PAIR_COMMAND } from '../bridge/pairing.js';
+import { el, setText } from './dom.js';
+
+const DEFAULT_MESSAGE = 'This terminal is not paired with a TradeScript MCP server.';
+
+/** The pairing banner. */
+export class PairingBanner {
+  private readonly message = el('span', { class: 'banner-message', attrs: { 'data-testid': 'pairing-banner-message' } });
+
+  constructor(private readonly root: HTMLElement) {
+    const command = el('code', { class: 'banner-command', text: PAIR_COMMAND, attrs: { 'data-testid': 'pairing-command' } });
+    const copy = el('button', { class: 'banner-copy', text: 'Copy', attrs: { type: 'button' } });
+    copy.addEventListener('click', () => {
+      navigator.clipboard?.writeText(PAIR_COMMAND).then(
+        () => setText(copy, 'Copied'),
+        () => setText(copy, 'Copy failed'),
+      );
+    });
+    root.replaceChildren(
+      el('span', { class: 'banner-icon', text: '!' }),
+      this.message,
+      el('span', { class: 'banner-hint', text: 'For a fresh pairing link run' }),
+      command,
+      copy,
+    );
+    root.hidden = true;
+  }
+
+  /** Shows the banner while unpaired, with the bridge's message. */
+  show(status: BridgeStatus): void {
+    this.root.hidden = status.state !== 'unpaired';
+    setText(this.message, status.message ?? DEFAULT_MESSAGE);
+  }
+}
