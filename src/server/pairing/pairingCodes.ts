@@ -1,0 +1,83 @@
+/**
+ * Single-use pairing codes (SPEC §9): short, from an alphabet without look-alike
+ * characters, crypto-random, expiring after two minutes or on first use. Each
+ * code is bound to the grant its link proposes. Only hashes are kept, and a
+ * presented code is compared against every live one in constant time.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { RELAY_TIMING, type Grant } from '../../protocol/index.js';
+
+/** No 0/O, 1/I/L, U/V look-alikes. */
+export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTWXYZ';
+const CODE_LENGTH = 8;
+const MAX_LIVE_CODES = 32;
+
+/** A freshly issued code. */
+export interface IssuedCode {
+  /** Shown as `XXXX-XXXX`. */
+  code: string;
+  grant: Grant;
+  expiresAt: number;
+}
+
+interface LiveCode {
+  hash: Buffer;
+  grant: Grant;
+  expiresAt: number;
+}
+
+/** Upper-cases and drops separators, so `abcd-efgh` and `ABCDEFGH` are one code. */
+export function normalizeCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]/g, '');
+}
+
+function hashCode(code: string): Buffer {
+  return createHash('sha256').update(normalizeCode(code)).digest();
+}
+
+/** The live pairing codes of one server. */
+export class PairingCodes {
+  private live: LiveCode[] = [];
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs: number = RELAY_TIMING.pairCodeTtlMs,
+  ) {}
+
+  /** Issues a new code proposing `grant`. */
+  issue(grant: Grant): IssuedCode {
+    let raw = '';
+    for (let i = 0; i < CODE_LENGTH; i++) raw += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+    const code = `${raw.slice(0, 4)}-${raw.slice(4)}`;
+    const expiresAt = this.now() + this.ttlMs;
+    this.prune();
+    this.live.push({ hash: hashCode(code), grant, expiresAt });
+    if (this.live.length > MAX_LIVE_CODES) this.live.shift();
+    return { code, grant, expiresAt };
+  }
+
+  /** Uses a code: its grant when it is live (and now used up), else null. */
+  redeem(code: string): Grant | null {
+    const presented = hashCode(code.slice(0, 64));
+    let hit: LiveCode | null = null;
+    for (const entry of this.live) {
+      // Every entry is compared, so timing says nothing about which (if any) matched.
+      if (timingSafeEqual(presented, entry.hash) && hit === null) hit = entry;
+    }
+    this.prune();
+    if (!hit || hit.expiresAt <= this.now()) return null;
+    this.live = this.live.filter((e) => e !== hit);
+    return hit.grant;
+  }
+
+  /** Codes still usable. */
+  get size(): number {
+    this.prune();
+    return this.live.length;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    this.live = this.live.filter((e) => e.expiresAt > now);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The relay's WebSocket endpoint (SPEC §9): `ws` in noServer mode on the HTTP
+ * server's `upgrade` for `/relay`. `Origin`, `Host` and (with --token-file) the
+ * bearer token are checked before the upgrade; a refusal is a plain HTTP 403.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { CLOSE_CODES } from '../../protocol/index.js';
+import type { Hub } from '../hub/hub.js';
+import { bearerAllowed, hostMatches, type BoundAddress } from '../http/requestGuard.js';
+import type { Logger } from '../log.js';
+import { MAX_FRAME_BYTES } from './frames.js';
+import { normalizeOrigin, type OriginPolicy } from './originPolicy.js';
+import type { RelaySocket } from './socket.js';
+
+/** The subprotocol a browser offers; a token may ride along as `bearer.<token>` (browsers cannot set headers). */
+export const RELAY_SUBPROTOCOL = 'tradescript.relay.v1';
+const BEARER_PROTOCOL = 'bearer.';
+
+/** Options of {@link createRelayUpgrade}. */
+export interface RelayUpgradeOptions {
+  hub: Hub;
+  logger: Logger;
+  originAllowed: OriginPolicy;
+  /** The bound MCP/relay address, read per upgrade. */
+  bound: () => BoundAddress;
+  bearerToken: string | null;
+  maxPayload?: number;
+}
+
+/** The relay endpoint: an `upgrade` listener and its shutdown. */
+export interface RelayUpgrade {
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+}
+
+function refuse(socket: Duplex, status: 403 | 404, text: string): void {
+  const body = `${text}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n` +
+      `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+function offeredBearer(req: IncomingMessage): string | null {
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const bearer = offered.find((p) => p.startsWith(BEARER_PROTOCOL));
+  return bearer ? bearer.slice(BEARER_PROTOCOL.length) : null;
+}
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+/** Adapts a `ws` socket to the hub's {@link RelaySocket}. */
+export function adaptWebSocket(ws: WebSocket): RelaySocket {
+  const socket: RelaySocket = {
+    send: (t) => {
+      if (ws.readyState === ws.OPEN) ws.send(t);
+    },
+    close: (code, reason) => ws.close(code, reason),
+    onmessage: null,
+    onclose: null,
+  };
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) ws.close(CLOSE_CODES.malformed, 'binary frame');
+    else socket.onmessage?.(text(data));
+  });
+  ws.on('close', (code) => socket.onclose?.(code));
+  // An error is always followed by 'close'; the hub learns of it there.
+  ws.on('error', () => undefined);
+  return socket;
+}
+
+/** Creates the `/relay` upgrade handler. */
+export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
+  const logger = options.logger;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : false),
+  });
+  return {
+    handle(req, socket, head) {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== '/relay') return refuse(socket, 404, 'not found');
+      const origin = req.headers.origin;
+      let refusal: string | null = null;
+      if (!hostMatches(req.headers.host, options.bound())) refusal = 'host';
+      else if (!options.originAllowed(origin)) refusal = 'origin';
+      else if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) refusal = 'token';
+      const normalized = origin === undefined ? null : normalizeOrigin(origin);
+      if (refusal !== null || normalized === null) {
+        logger.warn('relay upgrade refused', { reason: refusal ?? 'origin' });
+        return refuse(socket, 403, 'forbidden');
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => options.hub.connect(adaptWebSocket(ws), { origin: normalized }));
+    },
+    close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}
