@@ -18,6 +18,7 @@ import type {
   Target,
 } from '../protocol/index.js';
 import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
+import type { OperationLedger } from './ledger/operationLedger.js';
 
 /** Host configuration for one surface (chart or widget): the "surface policy" layer. */
 export interface SurfacePolicy {
@@ -62,8 +63,13 @@ export interface ControlContext {
   /** The caller's, or an attachment-unique generated one. */
   readonly operationId: string;
   readonly attachment: RequestAttachment;
-  /** Aborted when a read is cancelled or its deadline passes. */
+  /** Aborted when a read is cancelled or its deadline passes (a dispatched mutation runs on). */
   readonly signal: AbortSignal;
+  /**
+   * This controller's counters on this target. After a mutation that succeeded
+   * (or may have), the SDK bumps each declared domain the control did not bump
+   * itself here.
+   */
   readonly revisions: RevisionHandle;
 }
 
@@ -118,6 +124,8 @@ export interface ActivityEntry {
 /** A request the bridge runtime hands to the host (context, list, call, batch). */
 export interface SessionRequest {
   id: string;
+  /** The session id the server assigned (shown in context). */
+  sessionId?: string;
   attachment: RequestAttachment;
   adapter: AdapterMaximum;
   limits: RelayLimits;
@@ -157,4 +165,26 @@ export interface TerminalHost {
   handle(request: SessionRequest, hooks?: RequestHooks): Promise<SessionOutcome>;
   catalog(): Catalog;
   onActivity(listener: (entry: ActivityEntry) => void): () => void;
+}
+
+/** Options of {@link TerminalHost} creation. */
+export interface TerminalHostOptions {
+  /** Whether this terminal trades on a paper or a live broker. */
+  environment: Environment;
+  /** The person's initial grant (default `write`, SPEC §2). */
+  grant?: Grant;
+  /** Where operation evidence is kept (default: in memory). */
+  ledger?: OperationLedger;
+  /** Asks the person to confirm trade-class calls in the page (opt-in). */
+  confirm?: ConfirmHandler;
+  /** Clock for timestamps and durations, in epoch milliseconds. */
+  now?: () => number;
+  /** Controllers declared up front (part of the catalog before they are mounted). */
+  controllers?: readonly ControllerDeclaration[];
+  /** The session target's label (default "Session"). */
+  sessionLabel?: string;
+  /** How reads wait between automatic retries (tests inject a fast one). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Lowers the 20 s confirmation window (never raises it). */
+  confirmationTimeoutMs?: number;
 }

@@ -1,0 +1,143 @@
+/**
+ * `createTerminalHost`: the object a terminal builds once per tab. It keeps the
+ * targets, mounted controllers, revisions, the person's grant and the operation
+ * ledger, and answers the bridge runtime's requests without ever throwing.
+ */
+import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant } from '../protocol/index.js';
+import { runBatch } from './batch.js';
+import { readContext } from './context.js';
+import type { CallEnv, HostCore } from './core.js';
+import { sleep as defaultSleep, startDeadline } from './deadline.js';
+import { describeCached } from './descriptorCache.js';
+import { Dispatcher, internalError } from './dispatcher.js';
+import { MemoryLedger } from './ledger/memoryLedger.js';
+import { listControls } from './listing.js';
+import { RevisionStore } from './revisions.js';
+import { TargetRegistry } from './targets.js';
+import type {
+  ActivityEntry,
+  Catalog,
+  RequestHooks,
+  SessionOutcome,
+  SessionRequest,
+  TerminalHost,
+  TerminalHostOptions,
+} from './types.js';
+
+function coreOf(options: TerminalHostOptions, grant: () => Grant, activity: (e: ActivityEntry) => void): HostCore {
+  const revisions = new RevisionStore();
+  const registry = new TargetRegistry(revisions, { label: options.sessionLabel ?? 'Session' });
+  for (const declaration of options.controllers ?? []) registry.declare(declaration);
+  return {
+    registry,
+    revisions,
+    ledger: options.ledger ?? new MemoryLedger(),
+    confirm: options.confirm,
+    confirmationTimeoutMs: Math.min(options.confirmationTimeoutMs ?? Infinity, RELAY_TIMING.confirmationTimeoutMs),
+    environment: options.environment,
+    now: options.now ?? Date.now,
+    grant,
+    sleep: options.sleep ?? defaultSleep,
+    activity,
+  };
+}
+
+/** Runs one request's operation; may throw on a defect (handle() turns that into internal_error). */
+async function answer(
+  core: HostCore,
+  dispatcher: Dispatcher,
+  request: SessionRequest,
+  hooks: RequestHooks,
+  env: CallEnv,
+): Promise<SessionOutcome> {
+  const { op } = request;
+  switch (op.kind) {
+    case 'context':
+      return readContext(core.registry, core.revisions, {
+        sessionId: request.sessionId ?? '',
+        target: op.target,
+        adapter: request.adapter,
+        limits: request.limits,
+        grant: core.grant(),
+        environment: core.environment,
+      });
+    case 'listControls':
+      return listControls(core.registry, op.input, request.adapter, core.grant());
+    case 'call': {
+      const outcome = await dispatcher.run(op.call, env);
+      return outcome.ok ? { ok: true, data: outcome.receipt } : outcome;
+    }
+    case 'batch': {
+      if (op.calls.length > request.limits.batchCalls) {
+        const max = request.limits.batchCalls;
+        const error = makeError('limit_exceeded', `A batch takes at most ${max} calls; split it.`, {
+          details: { limit: 'batchCalls', max },
+        });
+        return { ok: false, error };
+      }
+      const run = (call: (typeof op.calls)[number]) => dispatcher.run(call, env);
+      const data = await runBatch({
+        calls: op.calls,
+        stopOnError: op.stopOnError,
+        limits: request.limits,
+        run,
+        progress: hooks.progress,
+      });
+      return { ok: true, data };
+    }
+  }
+}
+
+/** Creates the host SDK of one terminal tab. */
+export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
+  let grant: Grant = GrantSchema.parse(options.grant ?? DEFAULT_GRANT);
+  const listeners = new Set<(entry: ActivityEntry) => void>();
+  const notify = (entry: ActivityEntry): void => {
+    for (const listener of listeners) {
+      try {
+        listener(entry);
+      } catch {
+        // A failing feed must not change an outcome.
+      }
+    }
+  };
+  const core = coreOf(options, () => grant, notify);
+  const dispatcher = new Dispatcher(core);
+  return {
+    environment: options.environment,
+    get grant() {
+      return grant;
+    },
+    set grant(next: Grant) {
+      grant = GrantSchema.parse(next);
+    },
+    registerTarget: (target, registration) => core.registry.register(target, registration),
+    mount: (target, declaration, impl, mountOptions) =>
+      core.registry.mount(target, declaration, impl, mountOptions ?? {}),
+    async handle(request, hooks = {}) {
+      const deadline = startDeadline(request.deadlineMs);
+      const env: CallEnv = {
+        attachment: request.attachment,
+        adapter: request.adapter,
+        limits: request.limits,
+        deadline,
+        cancel: hooks.signal,
+      };
+      try {
+        return await answer(core, dispatcher, request, hooks, env);
+      } catch {
+        return { ok: false, error: internalError() };
+      } finally {
+        deadline.dispose();
+      }
+    },
+    catalog: (): Catalog => ({
+      controls: core.registry.declared().flatMap((d) => [...describeCached(d)]),
+      channels: [],
+    }),
+    onActivity(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

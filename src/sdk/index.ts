@@ -1,0 +1,33 @@
+/**
+ * The host SDK's public API: what a trading terminal imports to declare its
+ * controllers, register targets, mount controllers and answer the bridge.
+ * Any new export here becomes public API.
+ */
+export { createTerminalHost } from './host.js';
+export { arg, control, declareController } from './declare.js';
+export type { ArgSpec, ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
+export { ControlFailure, controlFailure } from './failures.js';
+export type { FailureInfo, FailureKind } from './failures.js';
+export { MemoryLedger } from './ledger/memoryLedger.js';
+export { LedgerEntrySchema } from './ledger/operationLedger.js';
+export type { LedgerEntry, LedgerOutcome, LedgerState, OperationLedger } from './ledger/operationLedger.js';
+export type {
+  ActivityEntry,
+  Availability,
+  Catalog,
+  ConfirmHandler,
+  ControlContext,
+  ControllerImpl,
+  MountOptions,
+  MountedController,
+  Reconciliation,
+  RequestHooks,
+  RevisionHandle,
+  SessionOutcome,
+  SessionRequest,
+  SurfacePolicy,
+  TargetHandle,
+  TargetRegistration,
+  TerminalHost,
+  TerminalHostOptions,
+} from './types.js';

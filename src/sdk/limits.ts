@@ -1,0 +1,72 @@
+/**
+ * Page-side limits on what a call returns (SPEC §6): a result's JSON depth and
+ * string lengths, and the result bytes. A successful mutation whose result
+ * cannot fit keeps its identity and evidence with `result: null` and
+ * `resultOmitted`; a read that cannot fit is `limit_exceeded`.
+ */
+import type { z } from 'zod';
+import {
+  checkJsonShape,
+  jsonByteLength,
+  makeError,
+  type CallReceipt,
+  type ErrorObject,
+  type RelayLimits,
+  type ReportedLimit,
+} from '../protocol/index.js';
+import { redactJson } from './redact.js';
+
+/** Bytes kept free for the envelope around a receipt (`meta`, keys). */
+export const ENVELOPE_RESERVE_BYTES = 512;
+
+/**
+ * Levels a result may sit under in the deepest answer (a batch outcome's
+ * `error.details.result`), taken off the depth limit so every answer fits.
+ */
+export const RESULT_DEPTH_OFFSET = 6;
+
+/** A control's result, checked and made ready to travel. */
+export type PreparedResult =
+  | { ok: true; value: unknown }
+  | { ok: false; problem: 'schema' }
+  | { ok: false; problem: 'shape'; limit: ReportedLimit; max: number };
+
+function toJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const text = JSON.stringify(value);
+    return { ok: true, value: text === undefined ? null : (JSON.parse(text) as unknown) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Validates a result against its schema and bounds, then redacts its text. */
+export function prepareResult(schema: z.ZodType, raw: unknown, limits: RelayLimits): PreparedResult {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return { ok: false, problem: 'schema' };
+  const depth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
+  const breach = checkJsonShape(parsed.data, { jsonDepth: depth, stringLength: limits.stringLength });
+  if (breach) return { ok: false, problem: 'shape', limit: breach.limit, max: breach.max };
+  const json = toJson(parsed.data);
+  if (!json.ok) return { ok: false, problem: 'schema' };
+  return { ok: true, value: redactJson(json.value) };
+}
+
+/** True when a value's JSON fits in `bytes` with room for its envelope. */
+export function fitsIn(value: unknown, bytes: number): boolean {
+  return jsonByteLength(value) + ENVELOPE_RESERVE_BYTES <= bytes;
+}
+
+/** True when a receipt fits the result limit. */
+export function receiptFits(receipt: CallReceipt, limits: RelayLimits): boolean {
+  return fitsIn(receipt, limits.resultBytes);
+}
+
+/** `limit_exceeded` naming the limit and its value. */
+export function limitExceeded(limit: ReportedLimit, max: number, message?: string): ErrorObject {
+  return makeError(
+    'limit_exceeded',
+    message ?? `The answer exceeds the ${limit} limit (${max}); ask for less and call again.`,
+    { details: { limit, max } },
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * Runs a mutation (SPEC §5): under its controller's lock, the final revision
+ * check, then record the attempt, dispatch exactly once, and record the
+ * outcome. Nothing here ever dispatches twice; a deadline or a lost answer
+ * after dispatch is `uncertain_execution`.
+ */
+import { makeError, targetKey } from '../protocol/index.js';
+import { mapFailure, mutationFailureState, uncertainExecution } from './brokerErrors.js';
+import type { CallEnv, CallOutcome, HostCore } from './core.js';
+import { neverAborted, settle, type Settled } from './deadline.js';
+import { currentRevisions, domainsOf, invoker, notDispatched, startFrame } from './invocation.js';
+import type { KeyedLock } from './keyedLock.js';
+import type { LedgerEntry, LedgerState } from './ledger/operationLedger.js';
+import { prepareResult, receiptFits } from './limits.js';
+import { callReceipt, compactReceipt, errorReceipt, isoTime, type DispatchFrame } from './receipts.js';
+import { checkRevisions } from './revisionCheck.js';
+import { bumpUntouched, trackBumps, type TrackingRevisionHandle } from './revisions.js';
+import type { ResolvedCall } from './validation.js';
+
+/** What a mutation run needs beyond the call. */
+export interface MutationRun {
+  readonly fingerprint: string;
+  /** Attempts already made under this operation id (refusals allow another). */
+  readonly previousAttempts: number;
+  readonly locks: KeyedLock;
+}
+
+type Recorded = { outcome: CallOutcome; state: LedgerState };
+
+function succeeded(core: HostCore, env: CallEnv, r: ResolvedCall, frame: DispatchFrame, raw: unknown): Recorded {
+  const prepared = prepareResult(r.spec.result, raw, env.limits);
+  const after = currentRevisions(core, r);
+  if (!prepared.ok && prepared.problem === 'schema') {
+    const message =
+      'The control answered, but not with its declared result, so the outcome is uncertain. Reconcile with explicit reads before anything else.';
+    return {
+      outcome: { ok: false, error: uncertainExecution(errorReceipt(frame, after, core.now()), message) },
+      state: 'uncertain',
+    };
+  }
+  const receipt = callReceipt(frame, after, core.now(), prepared.ok ? prepared.value : null);
+  const fits = prepared.ok && receiptFits(receipt, env.limits);
+  return { outcome: { ok: true, receipt: fits ? receipt : compactReceipt(receipt) }, state: 'completed' };
+}
+
+function settleOutcome(
+  core: HostCore,
+  env: CallEnv,
+  r: ResolvedCall,
+  frame: DispatchFrame,
+  settled: Settled<unknown>,
+  revisions: TrackingRevisionHandle,
+): Recorded {
+  const state =
+    settled.kind === 'value'
+      ? 'completed'
+      : settled.kind === 'aborted'
+        ? 'uncertain'
+        : mutationFailureState(settled.error);
+  if (state === 'completed' || state === 'uncertain') bumpUntouched(revisions, domainsOf(r));
+  if (settled.kind === 'value') return succeeded(core, env, r, frame, settled.value);
+  const receipt = errorReceipt(frame, currentRevisions(core, r), core.now());
+  if (settled.kind === 'aborted') {
+    const message =
+      'The control did not answer before the call deadline; it may still act. Reconcile with explicit reads before anything else.';
+    return { outcome: { ok: false, error: uncertainExecution(receipt, message) }, state };
+  }
+  const mapped = mapFailure(settled.error, { mutation: true, accessClass: r.spec.accessClass, receipt });
+  return { outcome: { ok: false, error: mapped.error }, state: mapped.state };
+}
+
+function attemptEntry(env: CallEnv, r: ResolvedCall, run: MutationRun, frame: DispatchFrame): LedgerEntry {
+  const at = isoTime(frame.dispatchedAtMs);
+  return {
+    namespace: env.attachment.namespace,
+    operationId: frame.operationId,
+    fingerprint: run.fingerprint,
+    state: 'attempted',
+    attempts: run.previousAttempts + 1,
+    controlId: frame.controlId,
+    target: frame.target,
+    mutation: true,
+    revisionsBefore: frame.revisionsBefore,
+    dispatchedAt: at,
+    updatedAt: at,
+    outcome: null,
+  };
+}
+
+async function dispatchOnce(core: HostCore, env: CallEnv, r: ResolvedCall, run: MutationRun): Promise<CallOutcome> {
+  const conflict = checkRevisions(r.spec, r.call.expectedRevisions, currentRevisions(core, r));
+  if (conflict) return { ok: false, error: conflict };
+  if (env.deadline.expired()) return { ok: false, error: notDispatched() };
+  const mount = r.mount;
+  if (!mount) throw new Error('Policy admitted a control that is not mounted.');
+  const frame = startFrame(core, r);
+  const entry = attemptEntry(env, r, run, frame);
+  try {
+    await core.ledger.put(entry);
+  } catch {
+    return {
+      ok: false,
+      error: makeError('internal_error', 'The operation ledger could not record this attempt; nothing was dispatched.'),
+    };
+  }
+  const revisions = trackBumps(mount.revisions);
+  const settled = await settle(invoker(r, env, neverAborted(), revisions), env.deadline.signal);
+  const { outcome, state } = settleOutcome(core, env, r, frame, settled, revisions);
+  // The outcome stands even if it cannot be written: the next reuse then finds `attempted`, which is uncertain.
+  await core.ledger.put({ ...entry, state, outcome, updatedAt: isoTime(core.now()) }).catch(() => undefined);
+  return outcome;
+}
+
+/** Runs a mutation to its recorded outcome. */
+export async function runMutation(
+  core: HostCore,
+  env: CallEnv,
+  r: ResolvedCall,
+  run: MutationRun,
+): Promise<CallOutcome> {
+  const needsLock = domainsOf(r).length > 0;
+  const key = `${targetKey(r.entry.target)}\u0000${r.declaration.name}`;
+  const release = needsLock ? await run.locks.acquire(key, env.deadline.signal) : () => undefined;
+  if (!release) return { ok: false, error: notDispatched() };
+  try {
+    return await dispatchOnce(core, env, r, run);
+  } finally {
+    release();
+  }
+}
