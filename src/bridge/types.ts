@@ -6,7 +6,7 @@ import type { AttachmentSummary, Grant } from '../protocol/index.js';
 
 /** Where the connection stands. */
 export type BridgeState =
-  /** Not connected; will retry with backoff. */
+  /** Not connected: retrying with backoff, or closed by the page. */
   | 'disconnected'
   | 'connecting'
   /** Exchanging a pairing code. */
@@ -18,6 +18,7 @@ export type BridgeState =
 
 /** What the page shows about its bridge. */
 export interface BridgeStatus {
+  /** `paired` means connected with a credential and this tab's session open. */
   state: BridgeState;
   /** The kept session id, once the server assigned one. */
   sessionId: string | null;
@@ -39,15 +40,28 @@ export interface ConnectOptions {
   onStatus?: (status: BridgeStatus) => void;
   /** Called when a pairing link proposed a grant (e.g. `pair --grant trade`). */
   onGrantProposed?: (grant: Grant) => void;
+  /** Called when an MCP attachment ended (its subscriptions stop). */
+  onAttachmentEnded?: (attachmentId: string) => void;
+  /**
+   * Starts the bridge worker; by default the bundled `worker.ts` as a module
+   * worker. Tests and hosts with their own bundling pass their own.
+   */
+  createWorker?: () => Worker;
 }
 
 /** A connected bridge. */
 export interface BridgeHandle {
+  /** The latest status (also passed to `onStatus`). */
   status(): BridgeStatus;
   /** Ends every MCP attachment using this session. */
   detachAll(): void;
-  /** Re-sends the session's title, grant, environment and catalog. */
-  updateInfo(): void;
-  /** Closes the session (the tab is going away). */
+  /** Re-sends the session's title (the new one, if given), grant, environment and catalog. */
+  updateInfo(title?: string): void;
+  /**
+   * Offers a pairing code the person entered or opened. Used at once when
+   * unpaired; while a stored credential works it is kept only as a fallback.
+   */
+  pair(code: string): void;
+  /** Closes the session (`session.close`) and stops the worker. A reload needs no call: see `connectBridge`. */
   close(): void;
 }

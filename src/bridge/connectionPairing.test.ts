@@ -1,0 +1,189 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { CatalogDocument } from '../protocol/index.js';
+import { RelayConnection, type ConnectionOptions, type ConnectionStatus } from './connection.js';
+import { createMemoryCredentialStore, type CredentialStore } from './credentialStore.js';
+import { CREDENTIAL_REFUSED_MESSAGE, PAIR_CODE_REFUSED_MESSAGE } from './messages.js';
+import type { HandlerResult } from './sessions.js';
+import { ScriptedRelay } from './testing/scriptedRelay.js';
+
+const catalog: CatalogDocument = { controls: [], channels: [] };
+const handler = (): Promise<HandlerResult> => Promise.resolve({ environment: 'paper', outcome: { ok: true, data: null } });
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+let wss: WebSocketServer;
+let relay: ScriptedRelay;
+let url: string;
+const connections: RelayConnection[] = [];
+
+beforeEach(async () => {
+  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  relay = new ScriptedRelay();
+  relay.serve(wss);
+  url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  for (const connection of connections.splice(0)) connection.close();
+  for (const client of wss.clients) client.terminate();
+  await new Promise((resolve) => wss.close(resolve));
+  expect(relay.invalidFrames).toBe(0);
+});
+
+function connect(credentials: CredentialStore, extra: Partial<ConnectionOptions> = {}) {
+  const statuses: ConnectionStatus[] = [];
+  const connection = new RelayConnection({
+    url,
+    webSocket: WebSocket,
+    credentials,
+    agent: { kind: 'page', version: 'test' },
+    random: () => 0,
+    onStatus: (status) => statuses.push(status),
+    ...extra,
+  });
+  connections.push(connection);
+  return { connection, statuses };
+}
+
+describe('SPEC §9 pairing', () => {
+  it('pairing by code stores the credential and never sends the code again', async () => {
+    relay.pairCodes.add('CODE-123');
+    const store = createMemoryCredentialStore();
+    const { connection, statuses } = connect(store, { pairCode: 'CODE-123' });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('paired'));
+    expect(statuses.map((s) => s.state)).toContain('pairing');
+    await vi.waitFor(async () => expect(await store.load()).toEqual(relay.credential));
+
+    relay.latest?.socket.terminate();
+    await vi.waitFor(() => expect(relay.peers[1]?.welcomed).toBe(true));
+    relay.peers[1]?.socket.terminate();
+    await vi.waitFor(() => expect(relay.peers[2]?.welcomed).toBe(true));
+
+    const auths = relay.framesOf('hello').map((hello) => hello.auth.kind);
+    expect(auths).toEqual(['pair', 'credential', 'credential']);
+  });
+
+  it('a pairing link proposes its grant once welcome carries it', async () => {
+    relay.pairCodes.add('CODE-GRANT');
+    relay.grant = 'trade';
+    const proposed: string[] = [];
+    const { connection } = connect(createMemoryCredentialStore(), {
+      pairCode: 'CODE-GRANT',
+      onGrantProposed: (grant) => proposed.push(grant),
+    });
+    connection.start();
+    await vi.waitFor(() => expect(proposed).toEqual(['trade']));
+  });
+
+  it('with neither credential nor code it is unpaired, names the pair command and opens no socket', async () => {
+    const { connection } = connect(createMemoryCredentialStore());
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    expect(connection.status().message).toContain('npx tradescript-mcp pair');
+    expect(relay.peers).toHaveLength(0);
+  });
+
+  it('an expired or used pairing code shows the fresh-link message and is not retried', async () => {
+    const { connection } = connect(createMemoryCredentialStore(), { pairCode: 'USED-CODE' });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    expect(connection.status().message).toBe(PAIR_CODE_REFUSED_MESSAGE);
+    await sleep(100); // random() is 0: a retry would already have happened
+    expect(relay.peers).toHaveLength(1);
+  });
+
+  it('a later pair() call with a fresh code pairs an unpaired connection', async () => {
+    const store = createMemoryCredentialStore();
+    const { connection } = connect(store);
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    relay.pairCodes.add('FRESH');
+    connection.pair('FRESH');
+    await vi.waitFor(() => expect(connection.status().state).toBe('paired'));
+    expect(await store.load()).toEqual(relay.credential);
+  });
+});
+
+describe('SPEC §9 refused credentials', () => {
+  it('4401 clears the credential and goes unpaired without a reconnect storm', async () => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    const store = createMemoryCredentialStore({ hostId: 'host-1', secret: 'a-revoked-secret-00001' });
+    const { connection } = connect(store);
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    expect(connection.status().message).toBe(CREDENTIAL_REFUSED_MESSAGE);
+    expect(await store.load()).toBeNull();
+    await sleep(100); // random() is 0: a retry would already have happened
+    expect(relay.peers).toHaveLength(1);
+  });
+
+  it('a credential revoked mid-session (4403) is forgotten and nothing reconnects', async () => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    const store = createMemoryCredentialStore(relay.credential);
+    const { connection } = connect(store);
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('paired'));
+    relay.latest?.socket.close(4403);
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    expect(await store.load()).toBeNull();
+    await sleep(100);
+    expect(relay.peers).toHaveLength(1);
+  });
+
+  it('a refused credential falls back to a waiting pairing code', async () => {
+    relay.pairCodes.add('CODE-FALLBACK');
+    const store = createMemoryCredentialStore({ hostId: 'host-1', secret: 'a-revoked-secret-00001' });
+    const { connection } = connect(store, { pairCode: 'CODE-FALLBACK' });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('paired'));
+    expect(relay.framesOf('hello').map((h) => h.auth.kind)).toEqual(['credential', 'pair']);
+    expect(await store.load()).toEqual(relay.credential);
+  });
+});
+
+describe('SPEC §2 sessions across reconnects', () => {
+  it('a reconnect after a server-side drop presents the credential and the same sessionId', async () => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    const { connection } = connect(createMemoryCredentialStore(relay.credential));
+    const session = connection.openSession({ info: { title: 'Tab' }, catalog, handler });
+    connection.start();
+    await vi.waitFor(() => expect(session.status().open).toBe(true));
+    const first = session.status().sessionId;
+    expect(first).not.toBeNull();
+
+    relay.latest?.socket.terminate();
+    await vi.waitFor(() => expect(relay.framesOf('session.open')).toHaveLength(2));
+    const [, reopen] = relay.framesOf('session.open');
+    expect(reopen?.sessionId).toBe(first);
+    expect(relay.framesOf('hello')[1]?.auth.kind).toBe('credential');
+    await vi.waitFor(() => expect(session.status()).toMatchObject({ open: true, sessionId: first }));
+  });
+
+  it('a refused kept session id is reopened once as a new session (a duplicated tab)', async () => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.refusedSessionIds.add('kept-by-another-tab');
+    const { connection } = connect(createMemoryCredentialStore(relay.credential));
+    const session = connection.openSession({ sessionId: 'kept-by-another-tab', info: { title: 'Tab' }, catalog, handler });
+    connection.start();
+    await vi.waitFor(() => expect(session.status().open).toBe(true));
+    expect(relay.framesOf('session.open').map((f) => f.sessionId)).toEqual(['kept-by-another-tab', undefined]);
+    expect(session.status().sessionId).not.toBe('kept-by-another-tab');
+  });
+
+  it('one socket carries several sessions (the extension case)', async () => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    const { connection } = connect(createMemoryCredentialStore(relay.credential));
+    const a = connection.openSession({ info: { title: 'A' }, catalog, handler, origin: 'https://a.example' });
+    connection.start();
+    await vi.waitFor(() => expect(a.status().open).toBe(true));
+    const b = connection.openSession({ info: { title: 'B' }, catalog, handler, origin: 'https://b.example' });
+    await vi.waitFor(() => expect(b.status().open).toBe(true));
+    expect(a.status().sessionId).not.toBe(b.status().sessionId);
+    expect(relay.peers).toHaveLength(1);
+    b.close();
+    await vi.waitFor(() => expect(relay.framesOf('session.close')).toEqual([{ t: 'session.close', sessionId: b.status().sessionId }]));
+  });
+});

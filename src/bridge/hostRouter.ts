@@ -1,0 +1,59 @@
+/**
+ * Routes a relay request of the page's session to the host SDK on the main
+ * thread, through the page port: context, list, call and batch run in the
+ * SDK's dispatcher. Cancellation and progress cross as their own calls.
+ */
+import { makeError, type Environment, type RequestFrame } from '../protocol/index.js';
+import type { SessionRequest } from '../sdk/types.js';
+import type { HandlerHooks, HandlerResult, RequestHandler } from './sessions.js';
+
+/** The page calls the router reaches; each returns a promise across comlink. */
+export interface HostCalls {
+  handle(request: SessionRequest): Promise<HandlerResult['outcome']>;
+  cancel(requestId: string): Promise<void> | void;
+}
+
+/** The handler for one page session, plus the sink for its progress reports. */
+export interface HostRouter {
+  handler: RequestHandler;
+  /** Forwards the page's progress of a running request to its relay request. */
+  reportProgress(requestId: string, progress: number, total?: number): void;
+}
+
+function unsupported(kind: string): HandlerResult['outcome'] {
+  const error = makeError('internal_error', `This bridge runtime does not serve ${kind} requests yet; use the other tools.`);
+  return { ok: false, error };
+}
+
+function toSessionRequest(request: RequestFrame, op: SessionRequest['op']): SessionRequest {
+  const { id, attachment, adapter, limits, deadlineMs } = request;
+  return { id, attachment, adapter, limits, deadlineMs, op };
+}
+
+/** Builds the router; `environment` is the session's current execution environment. */
+export function createHostRouter(host: HostCalls, environment: () => Environment | null): HostRouter {
+  const progressSinks = new Map<string, HandlerHooks['progress']>();
+  const handler: RequestHandler = async (request, hooks) => {
+    const { op } = request;
+    // Subscriptions and snapshots run in the worker itself (SPEC §7, §8); later issues.
+    if (op.kind === 'subscribe' || op.kind === 'snapshot') return { environment: environment(), outcome: unsupported(op.kind) };
+    const onAbort = (): void => {
+      void Promise.resolve(host.cancel(request.id)).catch(() => undefined);
+    };
+    hooks.signal.addEventListener('abort', onAbort, { once: true });
+    progressSinks.set(request.id, hooks.progress);
+    try {
+      return { environment: environment(), outcome: await host.handle(toSessionRequest(request, op)) };
+    } catch {
+      const error = makeError('internal_error', 'The page did not answer this request; reload the terminal tab.');
+      return { environment: environment(), outcome: { ok: false, error } };
+    } finally {
+      progressSinks.delete(request.id);
+      hooks.signal.removeEventListener('abort', onAbort);
+    }
+  };
+  return {
+    handler,
+    reportProgress: (requestId, progress, total) => progressSinks.get(requestId)?.(progress, total),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The bridge runtime a page's worker exposes with comlink (SPEC §1): one relay
+ * connection with this tab's session, serving requests through the page port.
+ * It takes its WebSocket and credential store as arguments, so Node tests run
+ * it over a real MessageChannel against a real `ws` server.
+ */
+import { releaseProxy, type Remote } from 'comlink';
+import type { CatalogDocument, SessionInfo } from '../protocol/index.js';
+import type { BackoffPolicy } from './backoff.js';
+import type { Clock } from './clock.js';
+import { RelayConnection, type ConnectionStatus } from './connection.js';
+import type { CredentialStore } from './credentialStore.js';
+import { createHostRouter, type HostRouter } from './hostRouter.js';
+import type { RelaySession, SessionStatus } from './sessions.js';
+import type { RelaySocketConstructor } from './socket.js';
+import type { BridgeStatus } from './types.js';
+import type { BridgeRuntimeApi, PagePort, RuntimeConfig } from './workerApi.js';
+
+/** What the runtime runs on. */
+export interface RuntimeDeps {
+  webSocket: RelaySocketConstructor;
+  credentials: CredentialStore;
+  clock?: Clock;
+  random?: () => number;
+  backoff?: BackoffPolicy;
+}
+
+/** The page's view: `paired` only once the session is open too. */
+export function composeStatus(connection: ConnectionStatus, session: SessionStatus): BridgeStatus {
+  const state = connection.state === 'paired' && !session.open ? 'connecting' : connection.state;
+  return {
+    state,
+    sessionId: session.sessionId,
+    attachments: session.attachments,
+    message: connection.message ?? session.message,
+  };
+}
+
+function ignore(): undefined {
+  // The page port is gone (the tab is closing): no one is left to tell.
+  return undefined;
+}
+
+/** One page's session on its own relay connection. */
+class PageRuntime {
+  readonly connection: RelayConnection;
+  readonly session: RelaySession;
+  private readonly router: HostRouter;
+  private info: SessionInfo;
+  private lastStatus = '';
+
+  constructor(deps: RuntimeDeps, config: RuntimeConfig, catalog: CatalogDocument, readonly page: Remote<PagePort>) {
+    this.info = config.info;
+    this.router = createHostRouter(page, () => this.info.environment ?? null);
+    this.connection = new RelayConnection({
+      url: config.relayUrl,
+      webSocket: deps.webSocket,
+      credentials: deps.credentials,
+      agent: { kind: 'page', version: config.agentVersion },
+      pairCode: config.pairCode ?? null,
+      clock: deps.clock,
+      random: deps.random,
+      backoff: deps.backoff,
+      onStatus: () => this.emit(),
+      onGrantProposed: (grant) => void page.grantProposed(grant).catch(ignore),
+      onAttachmentEnded: (id) => void page.attachmentEnded(id).catch(ignore),
+    });
+    this.session = this.connection.openSession({
+      sessionId: config.sessionId,
+      info: config.info,
+      catalog,
+      handler: this.router.handler,
+      onChange: () => this.emit(),
+    });
+  }
+
+  update(info: SessionInfo, catalog: CatalogDocument): void {
+    this.info = info;
+    this.session.update(info, catalog);
+  }
+
+  reportProgress(requestId: string, progress: number, total?: number): void {
+    this.router.reportProgress(requestId, progress, total);
+  }
+
+  emit(): void {
+    const status = composeStatus(this.connection.status(), this.session.status());
+    const text = JSON.stringify(status);
+    if (text === this.lastStatus) return;
+    this.lastStatus = text;
+    void this.page.status(status).catch(ignore);
+  }
+}
+
+/** Builds the runtime API a worker exposes (see `worker.ts`). */
+export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
+  let runtime: PageRuntime | null = null;
+  let starting = false;
+  return {
+    async start(config, page) {
+      if (starting) throw new Error('The bridge runtime is already started; create a new worker for another session.');
+      starting = true;
+      // comlink hands a proxy-marked argument over as a Remote of it.
+      const remote = page as unknown as Remote<PagePort>;
+      runtime = new PageRuntime(deps, config, await remote.catalog(), remote);
+      runtime.emit();
+      runtime.connection.start();
+    },
+    updateInfo(info, catalog) {
+      runtime?.update(info, catalog);
+    },
+    reportProgress(requestId, progress, total) {
+      runtime?.reportProgress(requestId, progress, total);
+    },
+    pair(code) {
+      runtime?.connection.pair(code);
+    },
+    detachAll() {
+      runtime?.session.detach();
+    },
+    close() {
+      runtime?.connection.close();
+      runtime?.page[releaseProxy]();
+    },
+  };
+}

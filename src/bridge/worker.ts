@@ -1,0 +1,9 @@
+/**
+ * The bridge worker (a module worker the page starts in `connectBridge`): the
+ * runtime over the browser's WebSocket and IndexedDB, exposed with comlink.
+ */
+import { expose } from 'comlink';
+import { createIdbCredentialStore } from './credentialStore.js';
+import { createBridgeRuntime } from './runtime.js';
+
+expose(createBridgeRuntime({ webSocket: WebSocket, credentials: createIdbCredentialStore() }));
