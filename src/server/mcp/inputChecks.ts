@@ -4,16 +4,15 @@
  * schema bounds, so they never surface as `invalid_input` (SPEC §6). The SDK's
  * built-in validation is never used: it echoes submitted values (SPEC §4).
  */
-import type { z } from 'zod';
 import {
   batchTool,
   callTool,
   checkJsonShape,
-  diagnosticsFromZod,
   getContextTool,
   jsonByteLength,
   listControlsTool,
   makeError,
+  parseWithDiagnostics,
   RequestIdSchema,
   snapshotTool,
   subscribeTool,
@@ -23,10 +22,12 @@ import {
   type GetContextInput,
   type Limits,
   type ListControlsInput,
+  type Parsed as ParseResult,
   type ReportedLimit,
   type SnapshotInput,
   type SubscribeInput,
   type ToolName,
+  type ValidationIssue,
 } from '../../protocol/index.js';
 
 /** Validated arguments, tagged with their tool. */
@@ -41,24 +42,24 @@ export type ParsedInput =
 /** The outcome of checking one request's arguments. */
 export type CheckedInput = { ok: true; parsed: ParsedInput } | { ok: false; error: ErrorObject };
 
-type Parsed = { ok: true; parsed: ParsedInput } | { ok: false; zodError: z.ZodError };
+type Parsed = { ok: true; parsed: ParsedInput } | { ok: false; issues: ValidationIssue[] };
 
 function parseFor(name: ToolName, args: unknown): Parsed {
-  const wrap = <I>(result: z.ZodSafeParseResult<I>, tag: (input: I) => ParsedInput): Parsed =>
-    result.success ? { ok: true, parsed: tag(result.data) } : { ok: false, zodError: result.error };
+  const wrap = <I>(result: ParseResult<I>, tag: (input: I) => ParsedInput): Parsed =>
+    result.ok ? { ok: true, parsed: tag(result.data) } : result;
   switch (name) {
     case 'tradescript_get_context':
-      return wrap(getContextTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(getContextTool.input, args), (input) => ({ name, input }));
     case 'tradescript_list_controls':
-      return wrap(listControlsTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(listControlsTool.input, args), (input) => ({ name, input }));
     case 'tradescript_call':
-      return wrap(callTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(callTool.input, args), (input) => ({ name, input }));
     case 'tradescript_batch':
-      return wrap(batchTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(batchTool.input, args), (input) => ({ name, input }));
     case 'tradescript_subscribe':
-      return wrap(subscribeTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(subscribeTool.input, args), (input) => ({ name, input }));
     case 'tradescript_snapshot':
-      return wrap(snapshotTool.input.safeParse(args), (input) => ({ name, input }));
+      return wrap(parseWithDiagnostics(snapshotTool.input, args), (input) => ({ name, input }));
   }
 }
 
@@ -131,7 +132,7 @@ export function checkInput(name: ToolName, args: unknown, limits: Limits): Check
         'invalid_input',
         'Tool arguments are invalid: fix the fields in validation_errors and call again.',
         {
-          validation_errors: diagnosticsFromZod(parsed.zodError),
+          validation_errors: parsed.issues,
         },
       ),
     };

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isDeepStrictEqual } from 'node:util';
-import { DEFAULT_LIMITS, type ErrorObject, type Meta, type ToolName } from '../../protocol/index.js';
+import { DEFAULT_LIMITS, type ErrorObject, type Meta, type Operation, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { createMcpServer } from './createMcpServer.js';
@@ -107,4 +107,21 @@ export function envelopeOf(result: unknown): Payload {
   if ((payload.data === null) === (payload.error === null)) throw new Error('Not exactly one of data/error is set.');
   if (r.isError !== (payload.error !== null)) throw new Error('isError disagrees with the payload.');
   return payload;
+}
+
+/** Calls a tool through the real client (which validates outputSchema) and reads its checked payload. */
+export async function callEnvelope(harness: Harness, name: string, args: Record<string, unknown>) {
+  const result = await harness.client.callTool({ name, arguments: args });
+  return { result, payload: envelopeOf(result) };
+}
+
+/** The operation of the hub's `index`-th request, checked to be of `kind`. */
+export function sentOp<K extends Operation['kind']>(
+  harness: Harness,
+  index: number,
+  kind: K,
+): Extract<Operation, { kind: K }> {
+  const op = harness.hub.requests[index]?.op;
+  if (op?.kind !== kind) throw new Error(`Hub request ${index} is not a ${kind} operation.`);
+  return op as Extract<Operation, { kind: K }>;
 }
