@@ -35,7 +35,7 @@ export type ConfigResult = { ok: true; config: DemoConfig } | { ok: false; messa
 /** Fetches and validates the config from the page's own origin. */
 export async function loadConfig(origin: string, fetcher: typeof fetch = fetch): Promise<ConfigResult> {
   const noServer =
-    'No TradeScript MCP server serves this page, so the terminal runs unpaired. Start one with npx tradescript-mcp demo.';
+    'No TradeScript MCP server serves this page, so the terminal runs unpaired. Start one with `npx tradescript-mcp demo`.';
   let body: unknown;
   try {
     const response = await fetcher(new URL('/tradescript-config.json', origin), { cache: 'no-store' });

@@ -15,7 +15,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import type { ChartModel, TimeRange } from '../host/chartModel.js';
-import type { Candle, Interval } from '../market/candles.js';
+import { INTERVAL_SECONDS, type Candle, type Interval } from '../market/candles.js';
 import type { MarketSimulator } from '../market/simulator.js';
 import { el } from '../ui/dom.js';
 import { formatDisplayPrice, formatPercent } from '../ui/format.js';
@@ -24,6 +24,7 @@ import { ChartLegend } from './chartLegend.js';
 import { CANDLE_COLORS, chartOptions, LINE_STYLES } from './chartTheme.js';
 import { ChartToolbar } from './chartToolbar.js';
 import { GestureTracker } from './gestureTracker.js';
+import { snapToBars } from './snapRange.js';
 import { TradingLineStore, type TradingLine } from './tradingLines.js';
 
 /** Bars shown after loading a symbol or interval. */
@@ -59,6 +60,8 @@ export class ChartPane implements ChartModel {
   private currentSymbol: string;
   private currentInterval: Interval;
   private loaded: TimeRange = { from: 0, to: 0 };
+  /** A range applied by the program that the chart has not drawn yet (it applies ranges on its next frame). */
+  private pending: TimeRange | null = null;
   private hovering = false;
 
   constructor(options: ChartPaneOptions) {
@@ -94,6 +97,7 @@ export class ChartPane implements ChartModel {
     this.lines.onChange(() => this.toolbar.showLineCount(this.lines.size));
     this.gestures = new GestureTracker(canvasHost, options.onUserViewportChange);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(() => this.gestures.rangeChanged());
+    this.chart.timeScale().subscribeVisibleTimeRangeChange(() => (this.pending = null));
     this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
     this.unsubscribe = this.market.subscribe((tick) => {
       if (tick.symbol === this.currentSymbol) this.frames.schedule(`chart:${this.chartId}`, () => this.flush());
@@ -111,6 +115,7 @@ export class ChartPane implements ChartModel {
   }
 
   visibleRange(): TimeRange {
+    if (this.pending) return { ...this.pending };
     const range = this.chart.timeScale().getVisibleRange();
     if (!range) return { ...this.loaded };
     return { from: toSeconds(range.from), to: toSeconds(range.to) };
@@ -122,7 +127,8 @@ export class ChartPane implements ChartModel {
 
   applyVisibleRange(range: TimeRange): TimeRange {
     this.chart.timeScale().setVisibleRange({ from: range.from as UTCTimestamp, to: range.to as UTCTimestamp });
-    return this.visibleRange();
+    this.pending = snapToBars(range, this.loaded, INTERVAL_SECONDS[this.currentInterval]);
+    return { ...this.pending };
   }
 
   setSymbol(symbol: string): void {
@@ -175,6 +181,8 @@ export class ChartPane implements ChartModel {
     this.volume.setData(bars.map(toVolumeData));
     this.loaded = { from: bars[0]?.time ?? 0, to: bars[bars.length - 1]?.time ?? 0 };
     this.chart.timeScale().setVisibleLogicalRange({ from: bars.length - INITIAL_BARS, to: bars.length + 5 });
+    const first = bars[Math.max(bars.length - INITIAL_BARS, 0)];
+    this.pending = first ? { from: first.time, to: this.loaded.to } : null;
     this.toolbar.show(this.currentSymbol, this.currentInterval);
     this.legend.showTitle(`${this.currentSymbol} · ${this.currentInterval} · Simulated`);
     this.showLatest(bars[bars.length - 1]);

@@ -34,6 +34,14 @@ export class PairingBanner {
   /** Shows the banner while unpaired, with the bridge's message. */
   show(status: BridgeStatus): void {
     this.root.hidden = status.state !== 'unpaired';
-    setText(this.message, status.message ?? DEFAULT_MESSAGE);
+    const text = status.message ?? DEFAULT_MESSAGE;
+    if (this.message.dataset['text'] === text) return;
+    this.message.dataset['text'] = text;
+    this.message.replaceChildren(...withInlineCode(text));
   }
+}
+
+/** Text with `backticked` parts as code elements (messages name commands that way). */
+function withInlineCode(text: string): Node[] {
+  return text.split('`').map((part, index) => (index % 2 === 1 ? el('code', { text: part }) : document.createTextNode(part)));
 }

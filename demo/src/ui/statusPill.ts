@@ -38,6 +38,7 @@ export class StatusPill {
       `Bridge: ${LABELS[status.state]}`,
       status.sessionId ? `Session ${status.sessionId}` : 'No session yet',
       names.length ? `Attached: ${names.join(', ')}` : 'No MCP client attached',
+      ...(status.message ? [status.message] : []),
     ].join('\n');
   }
 }
