@@ -4,9 +4,7 @@
  * {@link ChartModel} the chart controls act on.
  */
 import {
-  CandlestickSeries,
   createChart,
-  HistogramSeries,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
@@ -21,7 +19,7 @@ import { el } from '../ui/dom.js';
 import { formatDisplayPrice, formatPercent } from '../ui/format.js';
 import type { FrameBatcher } from '../ui/frameBatcher.js';
 import { ChartLegend } from './chartLegend.js';
-import { CANDLE_COLORS, chartOptions, LINE_STYLES } from './chartTheme.js';
+import { addPriceSeries, CANDLE_COLORS, chartOptions, LINE_STYLES } from './chartTheme.js';
 import { ChartToolbar } from './chartToolbar.js';
 import { GestureTracker } from './gestureTracker.js';
 import { snapToBars } from './snapRange.js';
@@ -79,20 +77,7 @@ export class ChartPane implements ChartModel {
     const canvasHost = el('div', { class: 'chart-canvas' });
     options.root.append(this.toolbar.element, el('div', { class: 'chart-body' }, [canvasHost, this.legend.element]));
     this.chart = createChart(canvasHost, chartOptions());
-    this.candles = this.chart.addSeries(CandlestickSeries, {
-      upColor: CANDLE_COLORS.up,
-      downColor: CANDLE_COLORS.down,
-      wickUpColor: CANDLE_COLORS.up,
-      wickDownColor: CANDLE_COLORS.down,
-      borderVisible: false,
-    });
-    this.volume = this.chart.addSeries(HistogramSeries, {
-      priceScaleId: 'volume',
-      priceFormat: { type: 'volume' },
-      lastValueVisible: false,
-      priceLineVisible: false,
-    });
-    this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.84, bottom: 0 } });
+    ({ candles: this.candles, volume: this.volume } = addPriceSeries(this.chart));
     this.lines = new TradingLineStore(this.chartId, { draw: (line) => this.drawLine(line), erase: (id) => this.eraseLine(id) });
     this.lines.onChange(() => this.toolbar.showLineCount(this.lines.size));
     this.gestures = new GestureTracker(canvasHost, options.onUserViewportChange);

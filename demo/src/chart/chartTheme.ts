@@ -1,7 +1,17 @@
 /**
  * The dark terminal look of every chart, in one place.
  */
-import { ColorType, CrosshairMode, LineStyle, type DeepPartial, type ChartOptions } from 'lightweight-charts';
+import {
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  HistogramSeries,
+  LineStyle,
+  type ChartOptions,
+  type DeepPartial,
+  type IChartApi,
+  type ISeriesApi,
+} from 'lightweight-charts';
 import type { TradingLineKind } from './tradingLines.js';
 
 /** Candle colors, shared with the legend and the volume bars. */
@@ -35,3 +45,22 @@ export const LINE_STYLES: Readonly<Record<TradingLineKind, LineStyle>> = {
   position: LineStyle.Solid,
   alert: LineStyle.Dotted,
 };
+
+/** Adds the candle series and, under it on its own scale, the volume bars. */
+export function addPriceSeries(chart: IChartApi): { candles: ISeriesApi<'Candlestick'>; volume: ISeriesApi<'Histogram'> } {
+  const candles = chart.addSeries(CandlestickSeries, {
+    upColor: CANDLE_COLORS.up,
+    downColor: CANDLE_COLORS.down,
+    wickUpColor: CANDLE_COLORS.up,
+    wickDownColor: CANDLE_COLORS.down,
+    borderVisible: false,
+  });
+  const volume = chart.addSeries(HistogramSeries, {
+    priceScaleId: 'volume',
+    priceFormat: { type: 'volume' },
+    lastValueVisible: false,
+    priceLineVisible: false,
+  });
+  chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.84, bottom: 0 } });
+  return { candles, volume };
+}
