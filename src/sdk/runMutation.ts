@@ -90,7 +90,8 @@ function attemptEntry(env: CallEnv, r: ResolvedCall, run: MutationRun, frame: Di
 async function dispatchOnce(core: HostCore, env: CallEnv, r: ResolvedCall, run: MutationRun): Promise<CallOutcome> {
   const conflict = checkRevisions(r.spec, r.call.expectedRevisions, currentRevisions(core, r));
   if (conflict) return { ok: false, error: conflict };
-  if (env.deadline.expired()) return { ok: false, error: notDispatched() };
+  // A client that cancelled before dispatch no longer wants the call; after dispatch it runs on.
+  if (env.deadline.expired() || env.cancel?.aborted) return { ok: false, error: notDispatched() };
   const mount = r.mount;
   if (!mount) throw new Error('Policy admitted a control that is not mounted.');
   const frame = startFrame(core, r);
