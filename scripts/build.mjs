@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: three steps, one line each with its duration.
+ *
+ * 1. node     `tsc -p tsconfig.server.json` (incremental) → dist/node; the bin is made executable.
+ * 2. browser  `vite build` with the root vite.config.ts → dist/browser (SDK, bridge, element).
+ * 3. demo     `vite build -c demo/vite.config.ts` → dist/demo.
+ *
+ * A step whose entry does not exist yet is skipped with a note. Any other failure
+ * prints its output and fails the build (after the other steps have run, so one
+ * run shows every problem). tsc runs in a child process alongside the Vite builds.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(root);
+
+const NODE_OUT = 'dist/node';
+const BIN = `${NODE_OUT}/server/bin.js`;
+const TS_BUILD_INFO = 'dist/.tsbuildinfo-node';
+const DEMO_CONFIG = 'demo/vite.config.ts';
+
+/**
+ * @typedef {{ skipped: string } | { note: string } | { failed: string }} StepOutcome
+ */
+
+/** Prints one line for a finished step and returns whether it failed. */
+function report({ name, seconds, outcome }) {
+  const label = `build: ${name.padEnd(8)}`;
+  const duration = `${seconds.toFixed(1).padStart(5)}s`;
+  if ('skipped' in outcome) {
+    console.log(`${label}   skip  ${outcome.skipped}`);
+    return false;
+  }
+  if ('failed' in outcome) {
+    if (outcome.failed.trim()) console.error(outcome.failed.trimEnd());
+    console.error(`${label} ${duration} FAILED`);
+    return true;
+  }
+  console.log(`${label} ${duration} ${outcome.note}`);
+  return false;
+}
+
+/** True when a folder holds at least one non-test .ts file. */
+function hasSources(dir) {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { recursive: true }).some(
+    (f) => String(f).endsWith('.ts') && !String(f).endsWith('.test.ts'),
+  );
+}
+
+/** Step 1: server + protocol with incremental tsc. */
+async function buildNode() {
+  if (!hasSources('src/server') && !hasSources('src/protocol'))
+    return { skipped: 'no src/server or src/protocol sources yet' };
+  // Incremental tsc trusts its build info; without the outputs it would emit nothing.
+  if (!existsSync(NODE_OUT)) rmSync(TS_BUILD_INFO, { force: true });
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const { code, output } = await run(process.execPath, [tsc, '-p', 'tsconfig.server.json', '--pretty', 'false']);
+  if (code !== 0) return { failed: `${output}\ntsc -p tsconfig.server.json exited with ${code}` };
+  if (!existsSync(BIN)) return { note: `${NODE_OUT} (no src/server/bin.ts yet, so no ${BIN})` };
+  chmodSync(BIN, 0o755);
+  return { note: `${NODE_OUT}, bin ${BIN}` };
+}
+
+/** Step 2: the browser library, if any of its entries exists. */
+async function buildBrowser(vite) {
+  const loaded = await vite.loadConfigFromFile({ command: 'build', mode: 'production' }, 'vite.config.ts');
+  if (!loaded) return { failed: 'vite.config.ts not found' };
+  const lib = loaded.config.build?.lib;
+  const entries = Object.keys((lib && typeof lib.entry === 'object' && !Array.isArray(lib.entry) && lib.entry) || {});
+  if (entries.length === 0) return { skipped: 'no src/sdk, src/bridge or src/element index.ts yet' };
+  await vite.build({ ...loaded.config, configFile: false, logLevel: 'warn' });
+  return { note: `dist/browser (${entries.join(', ')})` };
+}
+
+/** Step 3: the demo terminal, once its config exists. */
+async function buildDemo(vite) {
+  if (!existsSync(DEMO_CONFIG)) return { skipped: `no ${DEMO_CONFIG} yet` };
+  await vite.build({ configFile: DEMO_CONFIG, logLevel: 'warn' });
+  return { note: 'dist/demo' };
+}
+
+/** Runs a command, collecting stdout and stderr together. */
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Runs one step, turning a throw into a failed outcome. */
+async function step(name, body) {
+  const startedAt = performance.now();
+  /** @type {StepOutcome} */
+  let outcome;
+  try {
+    outcome = await body();
+  } catch (error) {
+    outcome = { failed: error instanceof Error ? error.message || String(error.stack) : String(error) };
+  }
+  return { name, seconds: (performance.now() - startedAt) / 1000, outcome };
+}
+
+const startedAt = performance.now();
+const node = step('node', buildNode);
+const vite = await import('vite');
+const browser = await step('browser', () => buildBrowser(vite));
+const demo = await step('demo', () => buildDemo(vite));
+// Reported in a fixed order once all are done: tsc runs alongside the Vite builds.
+const failed = [await node, browser, demo].map(report).some(Boolean);
+const total = ((performance.now() - startedAt) / 1000).toFixed(1);
+if (failed) {
+  console.error(`build: failed after ${total}s`);
+  process.exit(1);
+}
+console.log(`build: done in ${total}s`);

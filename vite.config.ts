@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+/**
+ * The browser library build (`npm run build`, step 2): the host SDK, the bridge
+ * runtime and, once it exists, the `<tradescript-bridge>` element, as self-contained
+ * ES modules in `dist/browser` (`sdk.js`, `bridge.js`, `element.js`, shared code in
+ * `chunks/`, the bridge worker in `assets/`). Dependencies (zod, comlink, idb, lit,
+ * the snapshot engines) are bundled so the files load in a page or an extension
+ * without a bundler; a lazily imported module stays its own chunk, so the snapshot
+ * engine is fetched only when first used. The demo terminal has its own config
+ * (`demo/vite.config.ts`); lightweight-charts is not part of this build.
+ */
+
+/** Entry name → source file; an entry whose file does not exist yet is left out. */
+const candidates: Record<string, string> = {
+  sdk: 'src/sdk/index.ts',
+  bridge: 'src/bridge/index.ts',
+  element: 'src/element/index.ts',
+};
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// scripts/build.mjs skips this step while no entry exists yet.
+const libraryEntries: Record<string, string> = Object.fromEntries(
+  Object.entries(candidates).filter(([, file]) => existsSync(`${root}${file}`)),
+);
+
+export default defineConfig({
+  root,
+  publicDir: false,
+  // Lib mode leaves process.env alone; bundled dependencies must not reach for `process` in a page.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist/browser',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    // scripts/bundle.test.ts reads the manifest to size the entries' static closure.
+    manifest: true,
+    reportCompressedSize: false,
+    lib: {
+      entry: libraryEntries,
+      formats: ['es'],
+      fileName: (_format, entryName) => `${entryName}.js`,
+    },
+    rolldownOptions: {
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+  worker: { format: 'es' },
+});
