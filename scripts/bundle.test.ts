@@ -1,0 +1,124 @@
+/**
+ * Checks of the BUILT browser code (`npm run build` output), SPEC §1 and §12:
+ * browser bundles import no Node module, dist/browser loads without a bundler,
+ * and the SDK + bridge runtime stay within 60 KB gzipped (the snapshot engine,
+ * loaded only when first used, does not count).
+ */
+import { builtinModules } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const distBrowser = join(root, 'dist/browser');
+const distDemo = join(root, 'dist/demo');
+const manifestFile = join(distBrowser, '.vite/manifest.json');
+/** SPEC §12: browser bundle (SDK + bridge runtime) ≤ 60 KB gzipped. */
+const BUDGET_BYTES = 60 * 1024;
+
+const NOT_BUILT =
+  'dist/browser does not exist yet: `npm run build` writes it once src/sdk/index.ts or src/bridge/index.ts exists (npm test builds first)';
+const DEMO_NOT_BUILT = 'dist/demo does not exist yet: `npm run build` writes it once demo/vite.config.ts exists';
+
+/** Every .js/.mjs file under `dir`. */
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.m?js$/.test(file))
+    .map((file) => join(dir, file));
+}
+
+const builtins = builtinModules.filter((name) => !name.startsWith('_')).map((name) => name.replace(/[/\\]/g, '\\$&'));
+/** A static import/export, dynamic import or require of `node:*` or a Node built-in (also `fs/promises`). */
+const NODE_IMPORT = new RegExp(
+  `(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s+)(["'\`])((?:node:[^"'\`]+)|(?:${builtins.join('|')})(?:/[^"'\`]*)?)\\1`,
+  'g',
+);
+/** A static import/export or dynamic import with a string specifier. */
+const ANY_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'`])([^"'`]+)\1/g;
+
+/**
+ * Vite does not fail on a Node import in a browser build: it warns and swaps in
+ * an empty stub chunk that throws on use. Its name is the trace left behind.
+ */
+const VITE_NODE_STUB = '__vite-browser-external';
+
+/** `file: specifier` for every Node import (or Vite's stub of one) in the files. */
+function nodeImports(files: string[]): string[] {
+  return files.flatMap((file) => {
+    const code = readFileSync(file, 'utf8');
+    const found = [...code.matchAll(NODE_IMPORT)].map((m) => `${relative(root, file)}: ${m[2]}`);
+    if (file.includes(VITE_NODE_STUB) || code.includes(VITE_NODE_STUB)) {
+      found.push(`${relative(root, file)}: a Node module Vite replaced by ${VITE_NODE_STUB} (see the build's warning)`);
+    }
+    return found;
+  });
+}
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  assets?: string[];
+}
+
+/** The files an entry loads before its first dynamic import: its static imports and its workers. */
+function staticClosure(manifest: Record<string, ManifestChunk>, key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const asset of chunk.assets ?? []) if (asset.endsWith('.js')) into.add(asset);
+  for (const imported of chunk.imports ?? []) staticClosure(manifest, imported, into);
+  return into;
+}
+
+const browserBuilt = existsSync(distBrowser);
+const demoBuilt = existsSync(distDemo);
+if (!browserBuilt) console.warn(`scripts/bundle.test.ts: skipping dist/browser checks: ${NOT_BUILT}`);
+if (!demoBuilt) console.warn(`scripts/bundle.test.ts: skipping dist/demo checks: ${DEMO_NOT_BUILT}`);
+
+describe('built browser code', () => {
+  it.skipIf(!browserBuilt)('SPEC §1: dist/browser imports no node: or Node built-in module', () => {
+    const files = jsFiles(distBrowser);
+    expect(files.length).toBeGreaterThan(0);
+    expect(nodeImports(files)).toEqual([]);
+  });
+
+  it.skipIf(!browserBuilt)('dist/browser loads without a bundler: every import is relative', () => {
+    const bare = jsFiles(distBrowser).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(ANY_IMPORT)]
+        .map((m) => m[2] ?? '')
+        .filter((specifier) => !/^\.{1,2}\//.test(specifier))
+        .map((specifier) => `${relative(root, file)}: ${specifier}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it.skipIf(!demoBuilt)('SPEC §1: dist/demo imports no node: or Node built-in module', () => {
+    const files = jsFiles(distDemo);
+    expect(files.length).toBeGreaterThan(0);
+    expect(nodeImports(files)).toEqual([]);
+  });
+
+  it.skipIf(!browserBuilt)('SPEC §12: SDK + bridge runtime entry chunks are ≤ 60 KB gzipped (reported)', () => {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+    const entries = Object.keys(manifest).filter((key) => {
+      const chunk = manifest[key];
+      return chunk?.isEntry === true && (chunk.name === 'sdk' || chunk.name === 'bridge');
+    });
+    expect(entries.length).toBeGreaterThan(0);
+    const files = new Set<string>();
+    for (const key of entries) staticClosure(manifest, key, files);
+    const sizes = [...files]
+      .sort()
+      .map((file) => ({ file, gzip: gzipSync(readFileSync(join(distBrowser, file)), { level: 9 }).byteLength }));
+    const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+    const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+    console.log(
+      `browser bundle (SDK + bridge runtime, static imports and workers), gzip -9: ${sizes.map((s) => `${s.file} ${kb(s.gzip)}`).join(', ')}; total ${kb(total)} of ${kb(BUDGET_BYTES)}`,
+    );
+    expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+});
