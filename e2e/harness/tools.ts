@@ -1,0 +1,58 @@
+/**
+ * Calling a tool and reading its envelope (SPEC §4): the same JSON as
+ * `structuredContent` and as the one text content item; `isError` outside it.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { envelopeSchema, isWellFormedEnvelope, type Envelope } from '../../src/protocol/index.js';
+
+/** What {@link callTool} returns. */
+export interface ToolCall<T> {
+  /** The payload: `data`, `error`, `meta`. */
+  envelope: Envelope<T>;
+  /** The authoritative status. */
+  isError: boolean;
+  /** The raw result (for the image item of a snapshot, progress checks …). */
+  result: CallToolResult;
+}
+
+const AnyEnvelopeSchema = envelopeSchema(z.unknown());
+
+/**
+ * Calls `name` with `args` and returns the parsed envelope. Throws when the
+ * result breaks SPEC §4 (no `structuredContent`, not exactly one text item,
+ * the two differ, or the envelope is malformed), so every test that uses it
+ * checks the envelope contract too. A protocol failure (unknown tool) rejects
+ * as the SDK's `McpError`. `T` is the caller's claim about `data`; it is not checked.
+ */
+export async function callTool<T = unknown>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<ToolCall<T>> {
+  const result = (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
+  const fail = (why: string): never => {
+    throw new Error(`SPEC §4: ${name} returned ${why}`);
+  };
+  if (result.structuredContent === undefined) fail('no structuredContent');
+  const texts = result.content.filter((item) => item.type === 'text');
+  if (texts.length !== 1) fail(`${texts.length} text content items instead of one`);
+  let fromText: unknown;
+  try {
+    fromText = JSON.parse((texts[0] as { text: string }).text);
+  } catch {
+    fail('a text item that is not JSON');
+  }
+  if (!isDeepStrictEqual(fromText, result.structuredContent)) fail('a text item that differs from structuredContent');
+  const parsed = AnyEnvelopeSchema.safeParse(result.structuredContent);
+  if (!parsed.success) fail(`a malformed envelope: ${z.prettifyError(parsed.error)}`);
+  const envelope = result.structuredContent as Envelope<T>;
+  if (!isWellFormedEnvelope(envelope)) fail('an envelope where not exactly one of data and error is non-null');
+  if ((envelope.error !== null) !== (result.isError === true))
+    fail(`isError ${String(result.isError)} with error ${envelope.error === null ? 'null' : 'set'}`);
+  return { envelope, isError: result.isError === true, result };
+}
