@@ -119,8 +119,10 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
       runtime?.session.detach();
     },
     close() {
-      runtime?.connection.close();
-      runtime?.page[releaseProxy]();
+      const closing = runtime;
+      runtime = null;
+      closing?.connection.close();
+      closing?.page[releaseProxy]();
     },
   };
 }
