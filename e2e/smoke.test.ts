@@ -3,10 +3,13 @@
  * launches headless through playwright-core, reaches a loopback server, renders,
  * screenshots, and the page's console errors (its worker's included) are collected.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from './harness/index.js';
+import { launchBrowser, launchPersistentBrowser, newPage } from './harness/index.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -72,5 +75,25 @@ describe('e2e harness', () => {
     await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(2);
     expect([...errors].sort()).toEqual(['console.error (worker): worker says no', 'console.error: page says no']);
     // Left open on purpose: the harness closes it after the file.
+  });
+
+  it('e2e harness: an unpacked MV3 extension loads headless in a fresh profile and its service worker starts', async () => {
+    const extension = mkdtempSync(join(tmpdir(), 'tradescript-smoke-extension-'));
+    try {
+      const manifest = {
+        manifest_version: 3,
+        name: 'smoke',
+        version: '1.0',
+        background: { service_worker: 'sw.js', type: 'module' },
+      };
+      writeFileSync(join(extension, 'manifest.json'), JSON.stringify(manifest));
+      writeFileSync(join(extension, 'sw.js'), 'self.addEventListener("install", () => {});');
+      const { context, close } = await launchPersistentBrowser({ extensionPaths: [extension] });
+      const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+      expect(worker.url()).toMatch(/^chrome-extension:\/\/[a-p]{32}\/sw\.js$/);
+      await close();
+    } finally {
+      rmSync(extension, { recursive: true, force: true });
+    }
   });
 });
