@@ -211,4 +211,23 @@ describe('invalid_input diagnostics', () => {
     expect(ERROR_CODES).toContain(payload.error?.code);
     expect(payload.error?.validation_errors.map((v) => v.path)).toEqual([['sessionId'], ['target', 'scope']]);
   });
+
+  test('SPEC §4 a missing field is reported as required at its own path', async () => {
+    harness = await connectClient();
+    const { payload } = await callTool('tradescript_get_context', { sessionId: 's-1' });
+    expect(payload.error?.validation_errors).toEqual([
+      { path: ['target'], code: 'required', message: expect.stringContaining('Required') as string },
+    ]);
+  });
+
+  test('SPEC §11 logs carry tool, ids and codes, never argument values', async () => {
+    harness = await connectClient();
+    await callTool('tradescript_call', call({ args: ['ARGUMENT-SECRET-1'], requestId: 'corr-9' }));
+    await callTool('tradescript_call', call({ args: ['ARGUMENT-SECRET-2'], unknownKey: 'VALUE-SECRET-3' }));
+    const logs = harness.logs.join('\n');
+    expect(logs).toContain('tradescript_call');
+    expect(logs).toContain('corr-9');
+    expect(logs).toContain('invalid_input');
+    for (const secret of ['ARGUMENT-SECRET', 'VALUE-SECRET', 'unknownKey']) expect(logs).not.toContain(secret);
+  });
 });

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_LIMITS, type ErrorObject, type Meta, type Operation, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
+import type { HubPort } from '../hub/hubPort.js';
 import { createLogger } from '../log.js';
 import { createMcpServer } from './createMcpServer.js';
 import { InMemoryHub } from './testHub.js';
@@ -28,10 +29,10 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 }
 
 /** A connected client, its server, the hub behind it and every log line. */
-export interface Harness {
+export interface Harness<H extends HubPort = InMemoryHub> {
   client: Client;
   server: Server;
-  hub: InMemoryHub;
+  hub: H;
   logs: string[];
   close(): Promise<void>;
 }
@@ -40,7 +41,6 @@ export interface Harness {
 export interface HarnessOptions {
   config?: Partial<ServerConfig>;
   tools?: readonly ToolName[];
-  hub?: InMemoryHub;
   clientName?: string;
 }
 
@@ -53,16 +53,35 @@ export async function waitFor(predicate: () => boolean, what = 'condition'): Pro
   throw new Error(`Timed out waiting for ${what}.`);
 }
 
+/** The hub as the front sees it, with a signal for when the front has attached. */
+function watchAttach(hub: HubPort): { port: HubPort; attached: Promise<void> } {
+  let done: () => void = () => undefined;
+  const attached = new Promise<void>((resolve) => (done = resolve));
+  const port: HubPort = {
+    attach: async (info) => {
+      const handle = await hub.attach(info);
+      done();
+      return handle;
+    },
+    detach: (id) => hub.detach(id),
+    listSessions: () => hub.listSessions(),
+    catalog: () => hub.catalog(),
+    request: (...args) => hub.request(...args),
+    on: (event, listener) => hub.on(event, listener),
+  };
+  return { port, attached };
+}
+
 /**
- * Connects a real client to a fresh MCP front, waits until it is attached and
- * lists the tools (so the client validates every result against outputSchema).
+ * Connects a real client to a fresh MCP front on `hub`, waits until it is
+ * attached and lists the tools (so the client validates every result against
+ * outputSchema).
  */
-export async function connectClient(options: HarnessOptions = {}): Promise<Harness> {
-  const hub = options.hub ?? new InMemoryHub();
-  const attachedBefore = hub.attached.length;
+export async function connectFront<H extends HubPort>(hub: H, options: HarnessOptions = {}): Promise<Harness<H>> {
   const logs: string[] = [];
+  const { port, attached } = watchAttach(hub);
   const server = createMcpServer({
-    hub,
+    hub: port,
     config: testConfig(options.config),
     logger: createLogger('debug', (line) => logs.push(line)),
     transport: 'stdio',
@@ -73,10 +92,14 @@ export async function connectClient(options: HarnessOptions = {}): Promise<Harne
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   await client.connect(clientTransport);
-  await waitFor(() => hub.attached.length > attachedBefore, 'the attachment');
-  // Listing caches each tool's outputSchema, so every callTool below validates against it.
+  await attached;
   await client.listTools();
   return { client, server, hub, logs, close: () => client.close() };
+}
+
+/** {@link connectFront} on a fresh {@link InMemoryHub}. */
+export function connectClient(options: HarnessOptions = {}): Promise<Harness> {
+  return connectFront(new InMemoryHub(), options);
 }
 
 /** A tool result's payload, read from its text item. */

@@ -1,5 +1,6 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterEach, describe, expect, test } from 'vitest';
-import { connectClient, type Harness } from './testHarness.js';
+import { connectClient, envelopeOf, type Harness } from './testHarness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -92,5 +93,22 @@ describe('tools/list', () => {
     harness = await connectClient({ config: { toolAllowlist: ['tradescript_call', 'tradescript_batch'] } });
     const again = await harness.client.listTools();
     expect(again.tools.map((t) => t.name)).toEqual(['tradescript_call', 'tradescript_batch']);
+  });
+
+  test('SPEC §3 outputSchema admits the success and the error envelope, and nothing else', async () => {
+    harness = await connectClient();
+    const { tools } = await harness.client.listTools();
+    const schema = tools.find((t) => t.name === 'tradescript_call')!.outputSchema!;
+    const validate = new AjvJsonSchemaValidator().getValidator(schema);
+    const args = { sessionId: 's-1', target: { scope: 'session' }, controlId: 'session.noop' };
+    const success = envelopeOf(await harness.client.callTool({ name: 'tradescript_call', arguments: args }));
+    const failure = envelopeOf(
+      await harness.client.callTool({ name: 'tradescript_call', arguments: { ...args, controlId: 7 } }),
+    );
+    expect(failure.error?.code).toBe('invalid_input');
+    expect(validate(success).valid).toBe(true);
+    expect(validate(failure).valid).toBe(true);
+    expect(validate({ ...failure, error: { ...failure.error, code: 'not_a_code' } }).valid).toBe(false);
+    expect(validate({ ...success, extra: 1 }).valid).toBe(false);
   });
 });
