@@ -75,6 +75,8 @@ describe('host: catalog and activity', () => {
       op: { kind: 'call', call: null },
     } as unknown as SessionRequest;
     expect(errorOf(await host.handle(broken)).code).toBe('internal_error');
+    const foreign = request({ kind: 'snapshot', target: CHART, format: 'png' } as unknown as SessionRequest['op']);
+    expect(errorOf(await host.handle(foreign)).code).toBe('internal_error');
   });
 });
 

@@ -67,41 +67,64 @@ async function answer(
       const outcome = await dispatcher.run(op.call, env);
       return outcome.ok ? { ok: true, data: outcome.receipt } : outcome;
     }
-    case 'batch': {
-      if (op.calls.length > request.limits.batchCalls) {
-        const max = request.limits.batchCalls;
-        const error = makeError('limit_exceeded', `A batch takes at most ${max} calls; split it.`, {
-          details: { limit: 'batchCalls', max },
-        });
-        return { ok: false, error };
-      }
-      const run = (call: (typeof op.calls)[number]) => dispatcher.run(call, env);
-      const data = await runBatch({
-        calls: op.calls,
-        stopOnError: op.stopOnError,
-        limits: request.limits,
-        run,
-        progress: hooks.progress,
-      });
-      return { ok: true, data };
-    }
+    case 'batch':
+      return answerBatch(dispatcher, op, request, hooks, env);
+    default:
+      // The bridge runtime answers subscriptions and snapshots itself; anything else here is a defect.
+      return { ok: false, error: makeError('internal_error', 'This request kind is not answered by the host SDK.') };
   }
+}
+
+async function answerBatch(
+  dispatcher: Dispatcher,
+  op: Extract<SessionRequest['op'], { kind: 'batch' }>,
+  request: SessionRequest,
+  hooks: RequestHooks,
+  env: CallEnv,
+): Promise<SessionOutcome> {
+  const max = request.limits.batchCalls;
+  if (op.calls.length > max) {
+    const details = { limit: 'batchCalls' as const, max };
+    return {
+      ok: false,
+      error: makeError('limit_exceeded', `A batch takes at most ${max} calls; split it.`, { details }),
+    };
+  }
+  const data = await runBatch({
+    calls: op.calls,
+    stopOnError: op.stopOnError,
+    limits: request.limits,
+    run: (call) => dispatcher.run(call, env),
+    progress: hooks.progress,
+  });
+  return { ok: true, data };
+}
+
+/** The activity feed: listeners that can never change an outcome. */
+function activityFeed() {
+  const listeners = new Set<(entry: ActivityEntry) => void>();
+  return {
+    notify(entry: ActivityEntry): void {
+      for (const listener of listeners) {
+        try {
+          listener(entry);
+        } catch {
+          // A failing feed must not change an outcome.
+        }
+      }
+    },
+    subscribe(listener: (entry: ActivityEntry) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 /** Creates the host SDK of one terminal tab. */
 export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   let grant: Grant = GrantSchema.parse(options.grant ?? DEFAULT_GRANT);
-  const listeners = new Set<(entry: ActivityEntry) => void>();
-  const notify = (entry: ActivityEntry): void => {
-    for (const listener of listeners) {
-      try {
-        listener(entry);
-      } catch {
-        // A failing feed must not change an outcome.
-      }
-    }
-  };
-  const core = coreOf(options, () => grant, notify);
+  const feed = activityFeed();
+  const core = coreOf(options, () => grant, feed.notify);
   const dispatcher = new Dispatcher(core);
   return {
     environment: options.environment,
@@ -116,13 +139,8 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       core.registry.mount(target, declaration, impl, mountOptions ?? {}),
     async handle(request, hooks = {}) {
       const deadline = startDeadline(request.deadlineMs);
-      const env: CallEnv = {
-        attachment: request.attachment,
-        adapter: request.adapter,
-        limits: request.limits,
-        deadline,
-        cancel: hooks.signal,
-      };
+      const { attachment, adapter, limits } = request;
+      const env: CallEnv = { attachment, adapter, limits, deadline, cancel: hooks.signal };
       try {
         return await answer(core, dispatcher, request, hooks, env);
       } catch {
@@ -135,9 +153,6 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       controls: core.registry.declared().flatMap((d) => [...describeCached(d)]),
       channels: [],
     }),
-    onActivity(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onActivity: (listener) => feed.subscribe(listener),
   };
 }

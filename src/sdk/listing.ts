@@ -36,6 +36,9 @@ interface Candidate {
   spec: ControlSpec;
 }
 
+const TARGET_NOT_FOUND =
+  'This target is not registered in the session; read availableTargets from tradescript_get_context on the session target.';
+
 /** FNV-1a, to tie a cursor to the query it came from. */
 function hash(text: string): string {
   let h = 0x811c9dc5;
@@ -94,6 +97,38 @@ function bounded<T>(rows: T[], limit: number): { rows: T[]; total: number; trunc
   return { rows: rows.slice(0, limit), total: rows.length, truncated: rows.length > limit };
 }
 
+interface Classified {
+  effective: ControlDescriptor[];
+  unavailable: UnavailableControl[];
+  unclassified: UnclassifiedControl[];
+}
+
+/** Sorts each candidate into effective, unavailable (with its layer) or unclassified. */
+function classify(
+  registry: TargetRegistry,
+  entry: TargetEntry,
+  input: ListRequest,
+  adapter: AdapterMaximum,
+  grant: Grant,
+): Classified {
+  const out: Classified = { effective: [], unavailable: [], unclassified: [] };
+  for (const { descriptor, method, spec } of candidates(registry, entry, input)) {
+    const mount = entry.mounts.get(descriptor.controller);
+    const verdict = evaluatePolicy({ controlId: descriptor.controlId, method, spec, entry, mount, adapter, grant });
+    const control = descriptor.controlId;
+    if (verdict.allowed) out.effective.push(descriptor);
+    else if (verdict.layer === null) out.unclassified.push(withDetail({ control }, verdict.detail));
+    else out.unavailable.push(withDetail({ control, reason: verdict.layer }, verdict.detail));
+  }
+  return out;
+}
+
+function invalidCursor(): ErrorObject {
+  const message =
+    'This cursor is not valid for this query; omit it to start over, or pass nextCursor unchanged with the same filters.';
+  return invalidInput(message, [{ path: ['cursor'], code: 'invalid_value', message }]);
+}
+
 /** Lists the controls of one registered target. */
 export function listControls(
   registry: TargetRegistry,
@@ -102,51 +137,29 @@ export function listControls(
   grant: Grant,
 ): { ok: true; data: ListControlsData } | { ok: false; error: ErrorObject } {
   const entry = registry.get(input.target);
-  if (!entry)
-    return {
-      ok: false,
-      error: makeError(
-        'target_not_found',
-        'This target is not registered in the session; read availableTargets from tradescript_get_context on the session target.',
-      ),
-    };
+  if (!entry) return { ok: false, error: makeError('target_not_found', TARGET_NOT_FOUND) };
   const after = input.cursor === undefined ? null : decodeCursor(input, input.cursor);
-  if (input.cursor !== undefined && after === null) {
-    const message =
-      'This cursor is not valid for this query; omit it to start over, or pass nextCursor unchanged with the same filters.';
-    return { ok: false, error: invalidInput(message, [{ path: ['cursor'], code: 'invalid_value', message }]) };
-  }
-  const effective: ControlDescriptor[] = [];
-  const unavailable: UnavailableControl[] = [];
-  const unclassified: UnclassifiedControl[] = [];
-  for (const { descriptor, method, spec } of candidates(registry, entry, input)) {
-    const mount = entry.mounts.get(descriptor.controller);
-    const verdict = evaluatePolicy({ controlId: descriptor.controlId, method, spec, entry, mount, adapter, grant });
-    if (verdict.allowed) effective.push(descriptor);
-    else if (verdict.layer === null) unclassified.push(withDetail({ control: descriptor.controlId }, verdict.detail));
-    else unavailable.push(withDetail({ control: descriptor.controlId, reason: verdict.layer }, verdict.detail));
-  }
+  if (input.cursor !== undefined && after === null) return { ok: false, error: invalidCursor() };
+  const { effective, unavailable, unclassified } = classify(registry, entry, input, adapter, grant);
   const rest = after === null ? effective : effective.filter((d) => d.controlId > after);
   const page = rest.slice(0, input.limit ?? DEFAULT_CONTROLS_PAGE);
   const last = page.at(-1);
   const ledgerLimit = input.unavailableLimit ?? DEFAULT_UNAVAILABLE_LIMIT;
   const u = bounded(unavailable, ledgerLimit);
   const c = bounded(unclassified, ledgerLimit);
-  return {
-    ok: true,
-    data: {
-      target: entry.target,
-      controls: page,
-      nextCursor: last && rest.length > page.length ? encodeCursor(input, last.controlId) : null,
-      total: effective.length,
-      unavailableControls: u.rows,
-      unavailableTotal: u.total,
-      unavailableTruncated: u.truncated,
-      unclassifiedControls: c.rows,
-      unclassifiedTotal: c.total,
-      unclassifiedTruncated: c.truncated,
-    },
+  const data: ListControlsData = {
+    target: entry.target,
+    controls: page,
+    nextCursor: last && rest.length > page.length ? encodeCursor(input, last.controlId) : null,
+    total: effective.length,
+    unavailableControls: u.rows,
+    unavailableTotal: u.total,
+    unavailableTruncated: u.truncated,
+    unclassifiedControls: c.rows,
+    unclassifiedTotal: c.total,
+    unclassifiedTruncated: c.truncated,
   };
+  return { ok: true, data };
 }
 
 function withDetail<T extends object>(row: T, detail: string | undefined): T & { detail?: string } {

@@ -1,0 +1,31 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('SPEC §1 the host SDK is browser code', () => {
+  it('imports no node: module and nothing of ours but src/protocol and itself', () => {
+    const offenders: string[] = [];
+    for (const file of sources(root)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/from '([^']+)'/g)) {
+        const spec = match[1] ?? '';
+        const foreign =
+          spec.startsWith('node:') || (spec.startsWith('.') && /\.\.\/(server|bridge|element)\//.test(spec));
+        const allowedPackage = spec === 'zod' || spec === 'idb' || spec.startsWith('.');
+        if (foreign || !allowedPackage) offenders.push(`${relative(root, file)}: ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
