@@ -29,14 +29,29 @@ function jsFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
-const builtins = builtinModules.filter((name) => !name.startsWith('_')).map((name) => name.replace(/[/\\]/g, '\\$&'));
-/** A static import/export, dynamic import or require of `node:*` or a Node built-in (also `fs/promises`). */
-const NODE_IMPORT = new RegExp(
-  `(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s+)(["'\`])((?:node:[^"'\`]+)|(?:${builtins.join('|')})(?:/[^"'\`]*)?)\\1`,
-  'g',
-);
-/** A static import/export or dynamic import with a string specifier. */
-const ANY_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'`])([^"'`]+)\1/g;
+const builtins = new Set(builtinModules);
+
+/**
+ * Import specifiers in bundler output: static `import`/`export … from` at a
+ * statement start, dynamic `import("…")`, `require("…")`. Only plain quotes:
+ * generated imports never use template literals, while messages often quote a
+ * command in backticks after the word "from".
+ */
+const IMPORT_PATTERNS = [
+  /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?(["'])([^"'\n]+)\1/g,
+  /\bimport\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g,
+  /\brequire\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g,
+];
+
+/** Every import specifier in `code`. */
+function specifiers(code: string): string[] {
+  return IMPORT_PATTERNS.flatMap((pattern) => [...code.matchAll(pattern)].map((m) => m[2] ?? ''));
+}
+
+/** `node:*` or a Node built-in (also a subpath such as `fs/promises`). */
+function isNodeModule(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtins.has(specifier) || builtins.has(specifier.split('/')[0] ?? '');
+}
 
 /**
  * Vite does not fail on a Node import in a browser build: it warns and swaps in
@@ -48,7 +63,9 @@ const VITE_NODE_STUB = '__vite-browser-external';
 function nodeImports(files: string[]): string[] {
   return files.flatMap((file) => {
     const code = readFileSync(file, 'utf8');
-    const found = [...code.matchAll(NODE_IMPORT)].map((m) => `${relative(root, file)}: ${m[2]}`);
+    const found = specifiers(code)
+      .filter(isNodeModule)
+      .map((specifier) => `${relative(root, file)}: ${specifier}`);
     if (file.includes(VITE_NODE_STUB) || code.includes(VITE_NODE_STUB)) {
       found.push(`${relative(root, file)}: a Node module Vite replaced by ${VITE_NODE_STUB} (see the build's warning)`);
     }
@@ -88,8 +105,7 @@ describe('built browser code', () => {
 
   it.skipIf(!browserBuilt)('dist/browser loads without a bundler: every import is relative', () => {
     const bare = jsFiles(distBrowser).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(ANY_IMPORT)]
-        .map((m) => m[2] ?? '')
+      specifiers(readFileSync(file, 'utf8'))
         .filter((specifier) => !/^\.{1,2}\//.test(specifier))
         .map((specifier) => `${relative(root, file)}: ${specifier}`),
     );
