@@ -6,6 +6,7 @@ import { DEFAULT_BACKOFF } from './backoff.js';
 import type { Clock } from './clock.js';
 import { RelayConnection, type ConnectionOptions } from './connection.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
+import { ManualClock } from './testing/manualClock.js';
 import { ScriptedRelay } from './testing/scriptedRelay.js';
 
 let wss: WebSocketServer;
@@ -117,5 +118,24 @@ describe('SPEC §9 reconnect backoff', () => {
     expect(ceilings).toEqual([250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
     expect(delays.slice(0, 9)).toEqual(ceilings.map((ceiling, i) => Math.floor(jitter[i]! * ceiling)));
     expect(c.status().state).toBe('disconnected');
+  });
+
+  it('a socket that stayed up past the stable time resets the growth; a quick drop does not', async () => {
+    const clock = new ManualClock();
+    const c = start({ clock, random: () => 1 });
+    const reconnectDelays = (): number[] => clock.requested.filter((ms) => ms <= DEFAULT_BACKOFF.capMs);
+    const dropAndWait = async (peers: number): Promise<void> => {
+      await vi.waitFor(() => expect(c.status().state).toBe('paired'));
+      relay.latest?.socket.terminate();
+      await vi.waitFor(() => expect(c.status().state).toBe('disconnected'));
+      clock.advance(reconnectDelays().at(-1)!);
+      await vi.waitFor(() => expect(relay.peers).toHaveLength(peers));
+    };
+    await dropAndWait(2);
+    await dropAndWait(3);
+    await vi.waitFor(() => expect(c.status().state).toBe('paired'));
+    clock.advance(DEFAULT_BACKOFF.stableMs);
+    await dropAndWait(4);
+    expect(reconnectDelays()).toEqual([250, 500, 250]);
   });
 });

@@ -60,14 +60,12 @@ export function createIdbCredentialStore(dbName: string = CREDENTIAL_DB_NAME): C
 export function createMemoryCredentialStore(initial: Credential | null = null): CredentialStore {
   let stored = initial;
   return {
-    load: () => Promise.resolve(stored),
-    save: (credential) => {
+    load: async () => stored,
+    save: async (credential) => {
       stored = CredentialSchema.parse(credential);
-      return Promise.resolve();
     },
-    clear: () => {
+    clear: async () => {
       stored = null;
-      return Promise.resolve();
     },
   };
 }
