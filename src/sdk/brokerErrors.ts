@@ -5,6 +5,7 @@
  * again), or an uncertain outcome (anything else after dispatch).
  */
 import {
+  DEFAULT_LIMITS,
   QuoteDriftSchema,
   makeError,
   type AccessClass,
@@ -16,7 +17,8 @@ import {
   type Retry,
 } from '../protocol/index.js';
 import { isControlFailure, type FailureInfo, type FailureKind } from './failures.js';
-import { redactBrokerText, redactJson, safeAuthUrl, safeBrokerCode, safeRequestId, safeStatusCode } from './redact.js';
+import { carriableResult } from './limits.js';
+import { redactBrokerText, safeAuthUrl, safeBrokerCode, safeRequestId, safeStatusCode } from './redact.js';
 
 /** What the ledger records for a failed mutation. */
 export type FailureState = 'rejected' | 'refused' | 'uncertain';
@@ -83,7 +85,8 @@ function brokerExtras(info: FailureInfo): ErrorExtras {
 function detailsOf(info: FailureInfo, receipt: ErrorReceipt | undefined): ErrorDetails | null {
   const details: ErrorDetails = {};
   if (receipt) details.receipt = receipt;
-  if (info.result !== undefined) details.result = redactJson(info.result);
+  const result = carriableResult(info.result, DEFAULT_LIMITS);
+  if (result !== undefined) details.result = result;
   const quote = QuoteDriftSchema.safeParse(info.quote);
   if (quote.success) details.quote = quote.data;
   return Object.keys(details).length > 0 ? details : null;

@@ -225,3 +225,14 @@ describe('uncertain outcomes and reconciliation (SPEC §5)', () => {
     expect(broker.placeCalls).toBe(1);
   });
 });
+
+describe('failure results travel as plain JSON (SPEC §4 details.result)', () => {
+  it('a partial result that is not JSON is left out; the error keeps everything else', async () => {
+    const { host, broker } = terminal();
+    broker.next({ kind: 'fail', failure: 'broker-rejection', info: { brokerMessage: 'No.', result: { big: 10n } } });
+    const error = errorOf(await host.handle(request(place('op-big'))));
+    expect(error.code).toBe('broker_rejection');
+    expect(error.details?.result).toBeUndefined();
+    expect(error.broker_message).toBe('No.');
+  });
+});

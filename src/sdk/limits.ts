@@ -40,6 +40,19 @@ function toJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * A failure's partial result made ready to travel (`details.result`): plain
+ * JSON within the depth and string limits, redacted; undefined when it cannot
+ * be carried, so the error keeps everything else.
+ */
+export function carriableResult(raw: unknown, limits: Pick<RelayLimits, 'jsonDepth' | 'stringLength'>): unknown {
+  if (raw === undefined) return undefined;
+  const depth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
+  if (checkJsonShape(raw, { jsonDepth: depth, stringLength: limits.stringLength })) return undefined;
+  const json = toJson(raw);
+  return json.ok ? redactJson(json.value) : undefined;
+}
+
 /** Validates a result against its schema and bounds, then redacts its text. */
 export function prepareResult(schema: z.ZodType, raw: unknown, limits: RelayLimits): PreparedResult {
   const parsed = schema.safeParse(raw);
