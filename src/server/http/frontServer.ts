@@ -16,6 +16,7 @@ import { McpHttpEndpoint, type McpServerFactory } from './mcpEndpoint.js';
 import {
   bearerAllowed,
   hostMatches,
+  displayHost,
   isLoopbackHost,
   mcpOriginAllowed,
   urlHost,
@@ -47,6 +48,8 @@ export interface FrontServer {
   readonly mcpUrl: string;
   readonly http: HttpServer;
   readonly mcpEndpoint: McpHttpEndpoint | null;
+  /** Loads what the first relay socket and MCP request need (after the ready line). */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,7 +99,7 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
   http.on('upgrade', (req, socket, head) => relay.handle(req, socket, head));
   await listen(http, bind);
   bound.port = (http.address() as AddressInfo).port;
-  const origin = `http://${urlHost(bind.host)}:${bound.port}`;
+  const origin = `http://${displayHost(bind.host)}:${bound.port}`;
   return {
     bound,
     origin,
@@ -104,6 +107,9 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
     mcpUrl: `${origin}/mcp`,
     http,
     mcpEndpoint: endpoint,
+    async warm() {
+      await Promise.all([relay.warm(), endpoint?.warm()]);
+    },
     async close() {
       relay.close();
       await endpoint?.close();

@@ -47,6 +47,14 @@ export class McpHttpEndpoint {
     await connection.transport.handleRequest(req, res);
   }
 
+  /** Loads the SDK's HTTP transport ahead of the first request. */
+  async warm(): Promise<void> {
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+  }
+
   /** Closes every MCP connection (each detaches from the hub). */
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((c) => c.server.close().catch(() => undefined)));

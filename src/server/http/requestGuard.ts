@@ -31,6 +31,11 @@ export function urlHost(host: string): string {
   return isIP(host) === 6 ? `[${host}]` : host;
 }
 
+/** The host a URL for clients names: a wildcard bind is reached on loopback from this machine. */
+export function displayHost(host: string): string {
+  return isWildcard(host) ? '127.0.0.1' : urlHost(host);
+}
+
 /** The hostname and port a `Host` header names, or null when it is not a valid one. */
 function parseHostHeader(value: string): { hostname: string; port: number } | null {
   try {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import type { Hub } from '../hub/hub.js';
 import { bearerAllowed, hostMatches, type BoundAddress } from '../http/requestGuard.js';
@@ -32,6 +32,8 @@ export interface RelayUpgradeOptions {
 /** The relay endpoint: an `upgrade` listener and its shutdown. */
 export interface RelayUpgrade {
   handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Loads `ws` ahead of the first upgrade (startup does not wait for it). */
+  warm(): Promise<void>;
   close(): void;
 }
 
@@ -74,34 +76,70 @@ export function adaptWebSocket(ws: WebSocket): RelaySocket {
   return socket;
 }
 
+/** Host, Origin and token checks of one upgrade; the normalized origin when they pass. */
+function checkUpgrade(
+  req: IncomingMessage,
+  options: RelayUpgradeOptions,
+): { ok: true; origin: string } | { ok: false; reason: 'host' | 'origin' | 'token' } {
+  if (!hostMatches(req.headers.host, options.bound())) return { ok: false, reason: 'host' };
+  const origin = req.headers.origin === undefined ? null : normalizeOrigin(req.headers.origin);
+  if (origin === null || !options.originAllowed(origin)) return { ok: false, reason: 'origin' };
+  if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) return { ok: false, reason: 'token' };
+  return { ok: true, origin };
+}
+
 /** Creates the `/relay` upgrade handler. */
 export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
   const logger = options.logger;
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
-    perMessageDeflate: false,
-    handleProtocols: (protocols) => (protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : false),
-  });
+  let wss: WebSocketServer | null = null;
+  let closed = false;
+  let loading: Promise<WebSocketServer> | null = null;
+  // `ws` loads on the first upgrade or warm(), not on the way to the ready line.
+  const load = () =>
+    (loading ??= import('ws').then(({ WebSocketServer }) => {
+      wss = new WebSocketServer({
+        noServer: true,
+        maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
+        perMessageDeflate: false,
+        handleProtocols: (protocols) => (protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : false),
+      });
+      return wss;
+    }));
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) => {
+    load().then(
+      (server) => {
+        if (closed) {
+          socket.destroy();
+          return;
+        }
+        server.handleUpgrade(req, socket, head, (ws) => options.hub.connect(adaptWebSocket(ws), { origin }));
+      },
+      () => {
+        logger.error('cannot load the WebSocket server');
+        socket.destroy();
+      },
+    );
+  };
   return {
+    warm: async () => {
+      await load();
+    },
     handle(req, socket, head) {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/relay') return refuse(socket, 404, 'not found');
-      const origin = req.headers.origin;
-      let refusal: string | null = null;
-      if (!hostMatches(req.headers.host, options.bound())) refusal = 'host';
-      else if (!options.originAllowed(origin)) refusal = 'origin';
-      else if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) refusal = 'token';
-      const normalized = origin === undefined ? null : normalizeOrigin(origin);
-      if (refusal !== null || normalized === null) {
-        logger.warn('relay upgrade refused', { reason: refusal ?? 'origin' });
+      const verdict = checkUpgrade(req, options);
+      if (!verdict.ok) {
+        logger.warn('relay upgrade refused', { reason: verdict.reason });
         return refuse(socket, 403, 'forbidden');
       }
-      wss.handleUpgrade(req, socket, head, (ws) => options.hub.connect(adaptWebSocket(ws), { origin: normalized }));
+      accept(req, socket, head, verdict.origin);
     },
     close() {
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      closed = true;
+      const server: WebSocketServer | null = wss;
+      if (!server) return;
+      for (const client of server.clients) client.terminate();
+      server.close();
     },
   };
 }

@@ -1,0 +1,95 @@
+/**
+ * The CLI (SPEC §11): parses the command line, runs the command, and returns
+ * the exit code (2 for usage errors, 1 for failures). A server command writes
+ * one ready line to stderr and runs until SIGINT, SIGTERM or (stdio) stdin ends.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { packageVersion } from '../demoServer/packageRoot.js';
+import { pairCommand, sessionsCommand, statusCommand, type CliOutput } from './adminClient.js';
+import { parseCommand, UsageError, type Command } from './args.js';
+import { USAGE } from './usage.js';
+
+/** The prefix of the ready line scripts and tests wait for. */
+export const READY_PREFIX = 'tradescript-mcp ready ';
+
+/** Where the CLI reads and writes; the defaults are the process's own. */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdin: Readable;
+  /** Only the MCP channel writes here in stdio mode. */
+  stdout: Writable;
+  stderr: Writable;
+  /** Called with a stop function once a server runs (the bin wires signals to it). */
+  onServing?: (stop: () => Promise<void>) => void;
+}
+
+function defaultIo(): CliIo {
+  return { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+}
+
+/** Runs the CLI with `argv` (without node and the script); resolves with the exit code. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+  const output: CliOutput = { out: (l) => void io.stdout.write(`${l}\n`), err: (l) => void io.stderr.write(`${l}\n`) };
+  let command: Command;
+  try {
+    command = parseCommand(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    output.err(`tradescript-mcp: ${error.message}\nRun \`tradescript-mcp --help\` for usage.`);
+    return 2;
+  }
+  try {
+    return await run(command, io, output);
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    output.err(`tradescript-mcp: ${error.message}`);
+    return 1;
+  }
+}
+
+async function run(command: Command, io: CliIo, output: CliOutput): Promise<number> {
+  switch (command.kind) {
+    case 'help':
+      io.stderr.write(USAGE);
+      return 0;
+    case 'version':
+      output.err(packageVersion());
+      return 0;
+    case 'pair':
+      await pairCommand(command.home, command.grant, command.json, output);
+      return 0;
+    case 'status':
+      await statusCommand(command.home, command.json, output);
+      return 0;
+    case 'sessions':
+      await sessionsCommand(command.home, command.revoke, command.json, output);
+      return 0;
+    case 'serve':
+      return serve(command, io);
+  }
+}
+
+async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): Promise<number> {
+  // Loaded only for server commands, so `status` and `pair` stay light.
+  const { startServer } = await import('./startServer.js');
+  const running = await startServer(command.config, {
+    mcp: command.mcp,
+    bind: command.bind,
+    demo: command.demo,
+    stdin: io.stdin,
+    stdout: io.stdout,
+  });
+  io.stderr.write(`${READY_PREFIX}${JSON.stringify(running.urls)}\n`);
+  io.onServing?.(() => running.close());
+  const failed = await running.mcpReady.then(
+    () => false,
+    (error: unknown) => {
+      io.stderr.write(
+        `tradescript-mcp: cannot start MCP: ${error instanceof Error ? error.message : 'unknown error'}\n`,
+      );
+      return true;
+    },
+  );
+  await running.closed;
+  return failed ? 1 : 0;
+}
