@@ -7,9 +7,12 @@ import { z } from 'zod';
 import type { AdapterMaximum, Operation, RelayCall, RelayLimits, Target } from '../../protocol/index.js';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
 import { arg, control, declareController } from '../declare.js';
-import { controlFailure, type FailureInfo, type FailureKind } from '../failures.js';
+import { controlFailure } from '../failures.js';
 import { createTerminalHost } from '../host.js';
 import { MemoryLedger } from '../ledger/memoryLedger.js';
+import { FakeBroker } from './fakeBroker.js';
+
+export { FakeBroker, type BrokerMode } from './fakeBroker.js';
 import type { ControllerImpl, SessionRequest, TerminalHost, TerminalHostOptions } from '../types.js';
 
 const RangeSchema = z.object({ from: z.number().int(), to: z.number().int() }).strict();
@@ -76,7 +79,8 @@ export const chartController = declareController({
   },
 });
 
-const OrderSchema = z
+/** A placement request. */
+export const OrderSchema = z
   .object({
     accountId: z.string(),
     symbol: z.string(),
@@ -89,7 +93,10 @@ const OrderOptionsSchema = z
   .object({ note: z.string().max(64).optional() })
   .strict()
   .optional();
-const AckSchema = z.object({ orderId: z.string(), clientOrderId: z.string(), status: z.literal('accepted') }).strict();
+/** A placement acknowledgement. */
+export const AckSchema = z
+  .object({ orderId: z.string(), clientOrderId: z.string(), status: z.literal('accepted') })
+  .strict();
 const AlertResultSchema = z
   .object({ deleted: z.array(z.number()), failed: z.array(z.number()), message: z.string() })
   .strict();
@@ -144,59 +151,6 @@ export const ordersController = declareController({
     }),
   },
 });
-
-/** How the fake broker answers its next request. */
-export type BrokerMode =
-  | { kind: 'ok' }
-  | { kind: 'fail'; failure: FailureKind; info?: FailureInfo }
-  /** The order is placed, then the answer is lost. */
-  | { kind: 'lost-after-acting' }
-  | { kind: 'throw' }
-  | { kind: 'malformed' }
-  | { kind: 'hang' };
-
-type Order = z.infer<typeof OrderSchema> & { orderId: string };
-
-/** An in-memory broker that counts every request it receives. */
-export class FakeBroker {
-  readonly orders = new Map<string, Order>();
-  placeCalls = 0;
-  listCalls = 0;
-  /** The options object each placement received (to see the merged operation id). */
-  readonly placedOptions: unknown[] = [];
-  private readonly modes: BrokerMode[] = [];
-
-  /** Queues answers for the next requests (then `ok`). */
-  next(...modes: BrokerMode[]): void {
-    this.modes.push(...modes);
-  }
-
-  private mode(): BrokerMode {
-    return this.modes.shift() ?? { kind: 'ok' };
-  }
-
-  async list(): Promise<Order[]> {
-    this.listCalls += 1;
-    const mode = this.mode();
-    if (mode.kind === 'fail') throw controlFailure(mode.failure, mode.info);
-    if (mode.kind === 'throw') throw new Error('secret-internal-detail 42');
-    return [...this.orders.values()];
-  }
-
-  async place(order: z.infer<typeof OrderSchema>, options: unknown): Promise<unknown> {
-    this.placeCalls += 1;
-    this.placedOptions.push(options);
-    const mode = this.mode();
-    if (mode.kind === 'hang') return new Promise(() => undefined);
-    if (mode.kind === 'fail') throw controlFailure(mode.failure, mode.info);
-    if (mode.kind === 'throw') throw new Error('secret-internal-detail 42');
-    const orderId = `o${this.orders.size + 1}`;
-    this.orders.set(order.clientOrderId, { ...order, orderId });
-    if (mode.kind === 'lost-after-acting') throw controlFailure('transport-error');
-    if (mode.kind === 'malformed') return { orderId, weird: true };
-    return { orderId, clientOrderId: order.clientOrderId, status: 'accepted' };
-  }
-}
 
 /** Chart implementation over a plain state object. */
 export function chartImpl(
