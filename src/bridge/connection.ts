@@ -194,17 +194,16 @@ export class RelayConnection {
   }
 
   private dispatch(link: RelayLink, frame: ServerFrame): void {
-    const beforeWelcome = link.welcomedAt === null;
-    if (beforeWelcome !== (frame.t === 'welcome') && frame.t !== 'ping' && frame.t !== 'pong') {
-      return this.lose(link, CLOSE_CODES.malformed);
-    }
+    // Welcome comes first and once; only the heartbeat may come either side of it.
+    const outOfOrder = (link.welcomedAt === null) !== (frame.t === 'welcome');
+    if (outOfOrder && frame.t !== 'ping' && frame.t !== 'pong') return this.lose(link, CLOSE_CODES.malformed);
     switch (frame.t) {
       case 'welcome':
         return this.welcomed(link, frame);
       case 'session.opened':
       case 'session.refused':
       case 'attachments':
-        return void this.sessions.apply(frame);
+        return this.sessions.apply(frame);
       case 'request':
         return this.request(link, frame);
       case 'cancel':

@@ -169,26 +169,19 @@ export class SessionRegistry {
     for (const slot of [...this.slots]) slot.close();
   }
 
-  /** Applies a session frame; false when it names no session of ours. */
-  apply(frame: Extract<ServerFrame, { t: 'session.opened' | 'session.refused' | 'attachments' }>): boolean {
-    if (frame.t === 'attachments') {
-      const slot = this.find(frame.sessionId);
-      slot?.changed({ attachments: frame.list });
-      return slot !== undefined;
-    }
+  /** Applies a session frame; one naming no session of ours (closed meanwhile) is ignored. */
+  apply(frame: Extract<ServerFrame, { t: 'session.opened' | 'session.refused' | 'attachments' }>): void {
+    if (frame.t === 'attachments') return this.find(frame.sessionId)?.changed({ attachments: frame.list });
     const slot = [...this.slots].find((s) => s.pendingRef === frame.ref);
-    if (!slot) return false;
+    if (!slot) return;
     slot.pendingRef = null;
-    if (frame.t === 'session.opened') {
-      slot.changed({ sessionId: frame.sessionId, open: true, message: null });
-    } else if (slot.sessionId !== null && !slot.retriedFresh) {
+    if (frame.t === 'session.opened') return slot.changed({ sessionId: frame.sessionId, open: true, message: null });
+    if (slot.sessionId !== null && !slot.retriedFresh) {
       slot.retriedFresh = true;
       slot.sessionId = null;
-      slot.sendOpen(this.ref());
-    } else {
-      slot.changed({ message: frame.message });
+      return slot.sendOpen(this.ref());
     }
-    return true;
+    slot.changed({ message: frame.message });
   }
 
   /** Called by a slot that closed. */
