@@ -86,6 +86,17 @@ describe('envelope', () => {
     const { payload } = await run('tradescript_get_context', { sessionId: 's-1', target: { scope: 'session' } });
     expect(payload.error?.code).toBe('internal_error');
   });
+  test('SPEC §4 a hub that throws (against its contract) gives internal_error naming the next step', async () => {
+    harness = await connectClient();
+    harness.hub.responder = () => {
+      throw new Error('socket exploded with SECRET-DETAIL');
+    };
+    const { payload } = await run('tradescript_call', call());
+    expect(payload.error).toMatchObject({ code: 'internal_error', retry: 'never' });
+    expect(payload.error?.message).toContain('restart');
+    expect(JSON.stringify(payload)).not.toContain('SECRET-DETAIL');
+    expect(payload.meta.sessionId).toBe('s-1');
+  });
 });
 
 describe('operation identity and the hub request', () => {

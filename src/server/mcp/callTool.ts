@@ -13,7 +13,14 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { makeError, type ErrorObject, type Operation, type RelayLimits, type ToolName } from '../../protocol/index.js';
+import {
+  makeError,
+  type ErrorObject,
+  type Limits,
+  type Operation,
+  type RelayLimits,
+  type ToolName,
+} from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { HubOutcome, HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
@@ -70,26 +77,41 @@ function namedSession(parsed: ParsedInput): string | null {
   return 'sessionId' in parsed.input ? (parsed.input.sessionId ?? null) : null;
 }
 
+/** One tool run: its result, its error code (null on success) and the session it named. */
+interface ToolRun {
+  result: CallToolResult;
+  code: ErrorObject['code'] | null;
+  sessionId: string | null;
+}
+
+/** Checks the page's answer and builds the envelope from it. */
+function answer(parsed: ParsedInput, routed: RoutedOutcome, limits: Limits, requestId: string | undefined): ToolRun {
+  const { outcome, sessionId } = routed;
+  const meta: MetaSource = { sessionId, environment: outcome.environment, requestId };
+  const calls = parsed.name === 'tradescript_batch' ? parsed.input.calls.length : 0;
+  const shaped = outcome.ok
+    ? shapeSuccess(parsed.name, outcome, limits, calls)
+    : { ok: false as const, error: shapeFailure(outcome.error) };
+  if (shaped.ok) return { result: successResult(shaped.data, meta, shaped.images), code: null, sessionId };
+  return { result: errorResult(shaped.error, meta), code: shaped.error.code, sessionId };
+}
+
 async function runTool(
   name: ToolName,
   args: unknown,
   deps: CallToolDeps,
   request: CallToolRequest,
   extra: HandlerExtra,
-): Promise<{ result: CallToolResult; code: ErrorObject['code'] | null; sessionId: string | null }> {
+): Promise<ToolRun> {
   const requestId = safeRequestId(name, args);
-  const local = (error: ErrorObject, sessionId: string | null = null) => ({
+  const local = (error: ErrorObject, sessionId: string | null = null): ToolRun => ({
     result: errorResult(error, { sessionId, environment: null, requestId }),
     code: error.code,
     sessionId,
   });
   if (!isToolAllowed(deps.config.toolAllowlist, name)) {
-    return local(
-      makeError(
-        'tool_not_available',
-        `${name} is turned off for this server (--tool-allowlist); use the tools listed by tools/list.`,
-      ),
-    );
+    const message = `${name} is turned off for this server (--tool-allowlist); use the tools listed by tools/list.`;
+    return local(makeError('tool_not_available', message));
   }
   const checked = checkInput(name, args, deps.config.limits);
   if (!checked.ok) return local(checked.error);
@@ -97,20 +119,10 @@ async function runTool(
   try {
     routed = await execute(checked.parsed, deps, request, extra);
   } catch {
-    return local(
-      makeError('internal_error', 'The server could not reach its hub; restart the MCP server and re-read context.'),
-      namedSession(checked.parsed),
-    );
+    const message = 'The server could not reach its hub; restart the MCP server and re-read context.';
+    return local(makeError('internal_error', message), namedSession(checked.parsed));
   }
-  const meta: MetaSource = { sessionId: routed.sessionId, environment: routed.outcome.environment, requestId };
-  const { outcome } = routed;
-  const calls = checked.parsed.name === 'tradescript_batch' ? checked.parsed.input.calls.length : 0;
-  const shaped = outcome.ok
-    ? shapeSuccess(name, outcome, deps.config.limits, calls)
-    : { ok: false as const, error: shapeFailure(outcome.error) };
-  if (shaped.ok)
-    return { result: successResult(shaped.data, meta, shaped.images), code: null, sessionId: meta.sessionId };
-  return { result: errorResult(shaped.error, meta), code: shaped.error.code, sessionId: meta.sessionId };
+  return answer(checked.parsed, routed, deps.config.limits, requestId);
 }
 
 /** Creates the `tools/call` handler of one connection. */

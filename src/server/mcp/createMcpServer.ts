@@ -22,7 +22,7 @@ import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
 import { boundedClientName, createAttachment, type Attachment } from './attachment.js';
-import { createCallToolHandler } from './callTool.js';
+import { createCallToolHandler, type CallToolDeps } from './callTool.js';
 import { wireHubEvents, type ConnectionState } from './hubEvents.js';
 import { getOperatorPrompt, operatorPrompt } from './operatorPrompt.js';
 import { listResources, listResourceTemplates, readResource } from './resources.js';
@@ -56,12 +56,13 @@ function relayLimitsOf(limits: Limits): RelayLimits {
 }
 
 /**
- * Keeps our close handling when the transport owner also sets `server.onclose`:
- * theirs runs after ours instead of replacing it.
+ * Keeps our lifecycle handling when the transport owner also sets
+ * `server.onclose` or `server.oninitialized`: theirs runs after ours instead
+ * of replacing it.
  */
-function chainOnClose(server: Server, ours: () => void): void {
+function chainHook(server: Server, hook: 'onclose' | 'oninitialized', ours: () => void): void {
   let theirs: (() => void) | undefined;
-  Object.defineProperty(server, 'onclose', {
+  Object.defineProperty(server, hook, {
     configurable: true,
     get: () => () => {
       ours();
@@ -71,6 +72,12 @@ function chainOnClose(server: Server, ours: () => void): void {
       theirs = handler;
     },
   });
+}
+
+function registerToolHandlers(server: Server, deps: CallToolDeps) {
+  const tools = listedTools(deps.served, deps.config.toolAllowlist);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, createCallToolHandler(deps));
 }
 
 function registerResourceHandlers(
@@ -137,29 +144,18 @@ export function createMcpServer(options: McpServerOptions): Server {
     logger,
   );
   const state: ConnectionState = { initialized: false, subscribed: new Set() };
-  const tools = listedTools(served, config.toolAllowlist);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    createCallToolHandler({
-      hub,
-      config,
-      logger,
-      attachment,
-      served,
-      routes: new SubscriptionRoutes(),
-      relayLimits: relayLimitsOf(config.limits),
-    }),
-  );
+  const relayLimits = relayLimitsOf(config.limits);
+  const routes = new SubscriptionRoutes();
+  registerToolHandlers(server, { hub, config, logger, attachment, served, routes, relayLimits });
   registerResourceHandlers(server, options, attachment, state);
   registerPromptHandlers(server);
   const unwire = wireHubEvents(server, hub, attachment, state, logger);
-  server.oninitialized = () => {
+  chainHook(server, 'oninitialized', () => {
     state.initialized = true;
     // Failure is logged by the attachment; the next request tries again.
     attachment.ready().catch(() => undefined);
-  };
-  chainOnClose(server, () => {
+  });
+  chainHook(server, 'onclose', () => {
     unwire();
     attachment.end().catch(() => logger.warn('detach failed', { attachmentId: attachment.id }));
   });

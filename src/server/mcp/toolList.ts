@@ -45,8 +45,18 @@ function objectJsonSchema(schema: z.ZodType, io: 'input' | 'output', toolName: s
   return json as Tool['inputSchema'];
 }
 
-/** The MCP `Tool` entry of one definition. */
+const published = new Map<ToolName, Tool>();
+
+/** The MCP `Tool` entry of one definition (derived once per process). */
 export function publishTool(tool: ToolDefinition): Tool {
+  const cached = published.get(tool.name);
+  if (cached) return cached;
+  const entry = deriveTool(tool);
+  published.set(tool.name, entry);
+  return entry;
+}
+
+function deriveTool(tool: ToolDefinition): Tool {
   const input: z.ZodType = 'published' in tool ? tool.published : tool.input;
   return {
     name: tool.name,
