@@ -139,6 +139,22 @@ describe('hub routing (SPEC §9)', () => {
     expect((await tab.client.whenClosed()).code).toBe(CLOSE_CODES.malformed);
   });
 
+  it('closes with 4400 a socket that updates, closes or detaches a session it does not own', async () => {
+    const hub = makeHub();
+    const owner = await openScriptedTab(hub, { hostId: 'h_a' });
+    for (const frame of [
+      { t: 'session.update', sessionId: owner.sessionId, info: { title: 'stolen' } },
+      { t: 'session.close', sessionId: owner.sessionId },
+      { t: 'detach', sessionId: owner.sessionId },
+      { t: 'progress', id: 'r-not-mine', progress: 1 },
+    ]) {
+      const other = await openScriptedTab(hub, { hostId: 'h_b' });
+      other.client.send(frame);
+      expect((await other.client.whenClosed()).code).toBe(CLOSE_CODES.malformed);
+    }
+    expect((await hub.listSessions()).find((s) => s.sessionId === owner.sessionId)?.title).toBe('Test terminal');
+  });
+
   it('answers session_not_found for an unknown id', async () => {
     const hub = makeHub();
     const a = await attached(hub);

@@ -7,7 +7,6 @@ import {
   CLOSE_CODES,
   makeError,
   type AttachmentsFrameSchema,
-  type BrowserFrame,
   type CatalogDocument,
   type Operation,
   type SessionSummary,
@@ -28,7 +27,7 @@ import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
 import { cancelledOutcome } from './lostOutcomes.js';
 import { RequestTable } from './requestTable.js';
-import { openSession } from './sessionOpen.js';
+import { handleHubFrame } from './hubFrames.js';
 import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
 
 /** Hub timings; tests inject short ones. */
@@ -84,7 +83,8 @@ export class Hub implements HubPort, ConnectionSink {
   /** @internal */
   readonly timing: HubTiming;
   private readonly conns = new Set<RelayConnection>();
-  private readonly requests: RequestTable;
+  /** @internal */
+  readonly requests: RequestTable;
   private readonly now: () => number;
   private closing = false;
 
@@ -205,20 +205,7 @@ export class Hub implements HubPort, ConnectionSink {
 
   /** @internal {@link ConnectionSink}: one frame after hello. */
   frame(conn: RelayConnection, frame: HubFrame): void {
-    switch (frame.t) {
-      case 'session.open':
-        return openSession(this, conn, frame);
-      case 'session.update':
-        return this.updateSession(conn, frame);
-      case 'session.close':
-        return this.closeOwnSession(conn, frame.sessionId);
-      case 'response':
-        return this.verdict(conn, this.requests.answer(conn, frame), 'response');
-      case 'progress':
-        return this.verdict(conn, this.requests.progress(conn, frame), 'progress');
-      case 'detach':
-        return this.personDetach(conn, frame);
-    }
+    handleHubFrame(this, conn, frame);
   }
 
   /** @internal {@link ConnectionSink}: the socket is gone. */
@@ -287,33 +274,8 @@ export class Hub implements HubPort, ConnectionSink {
     return fail('internal_error', 'This MCP connection is not attached to the hub.');
   }
 
-  private updateSession(conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'session.update' }>): void {
-    const session = this.sessions.get(frame.sessionId);
-    if (!session || session.conn !== conn) return this.foreign(conn, 'session.update');
-    session.info = frame.info;
-    if (frame.catalog) session.catalog = frame.catalog;
-    this.events.emit('sessionUpdated', session.sessionId);
-  }
-
-  private closeOwnSession(conn: RelayConnection, sessionId: string): void {
-    const session = this.sessions.get(sessionId);
-    if (!session || session.conn !== conn) return this.foreign(conn, 'session.close');
-    this.closeSession(session, true);
-  }
-
-  private verdict(conn: RelayConnection, verdict: 'accepted' | 'late' | 'foreign', what: string): void {
-    if (verdict === 'foreign') this.foreign(conn, what);
-    else if (verdict === 'late') this.logger.debug('late relay answer dropped', { conn: conn.id, frame: what });
-  }
-
-  private personDetach(conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
-    if (frame.sessionId !== undefined && this.sessions.get(frame.sessionId)?.conn !== conn)
-      return this.foreign(conn, 'detach');
-    const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : this.attachments.ids();
-    for (const id of ids) this.endAttachment(id, true);
-  }
-
-  private endAttachment(attachmentId: string, byPerson: boolean): void {
+  /** @internal Ends an attachment: the pages hear `attachment.ended`; the person's detach is announced. */
+  endAttachment(attachmentId: string, byPerson: boolean): void {
     if (!this.attachments.remove(attachmentId)) return;
     this.logger.info('detached', { attachmentId, byPerson });
     for (const conn of this.conns) if (conn.host) conn.send({ t: 'attachment.ended', attachmentId });

@@ -1,0 +1,55 @@
+/**
+ * The frames a tab sends after hello (SPEC §2, §9): sessions opening, changing
+ * and closing, answers and progress, and the person detaching attachments.
+ * A frame naming a session or request this socket does not own is foreign.
+ */
+import type { BrowserFrame } from '../../protocol/index.js';
+import type { HubFrame, RelayConnection } from '../relay/connection.js';
+import type { Hub } from './hub.js';
+import type { AnswerVerdict } from './requestTable.js';
+import { openSession } from './sessionOpen.js';
+
+/** Handles one frame from an authenticated socket. */
+export function handleHubFrame(hub: Hub, conn: RelayConnection, frame: HubFrame): void {
+  switch (frame.t) {
+    case 'session.open':
+      return openSession(hub, conn, frame);
+    case 'session.update':
+      return updateSession(hub, conn, frame);
+    case 'session.close':
+      return closeOwnSession(hub, conn, frame.sessionId);
+    case 'response':
+      return verdict(hub, conn, hub.requests.answer(conn, frame), 'response');
+    case 'progress':
+      return verdict(hub, conn, hub.requests.progress(conn, frame), 'progress');
+    case 'detach':
+      return personDetach(hub, conn, frame);
+  }
+}
+
+function updateSession(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'session.update' }>): void {
+  const session = hub.sessions.get(frame.sessionId);
+  if (!session || session.conn !== conn) return hub.foreign(conn, 'session.update');
+  session.info = frame.info;
+  if (frame.catalog) session.catalog = frame.catalog;
+  hub.events.emit('sessionUpdated', session.sessionId);
+}
+
+function closeOwnSession(hub: Hub, conn: RelayConnection, sessionId: string): void {
+  const session = hub.sessions.get(sessionId);
+  if (!session || session.conn !== conn) return hub.foreign(conn, 'session.close');
+  hub.closeSession(session, true);
+}
+
+function verdict(hub: Hub, conn: RelayConnection, answer: AnswerVerdict, what: string): void {
+  if (answer === 'foreign') hub.foreign(conn, what);
+  else if (answer === 'late') hub.logger.debug('late relay answer dropped', { conn: conn.id, frame: what });
+}
+
+function personDetach(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
+  if (frame.sessionId !== undefined && hub.sessions.get(frame.sessionId)?.conn !== conn) {
+    return hub.foreign(conn, 'detach');
+  }
+  const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.ids();
+  for (const id of ids) hub.endAttachment(id, true);
+}
