@@ -47,6 +47,8 @@ export default defineConfig({
     },
     rolldownOptions: {
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      // The worker is bundled inside one plugin's transform, which then always "looks slow".
+      checks: { bundlerTimings: false },
     },
   },
   worker: { format: 'es' },

@@ -10,8 +10,22 @@ import { harnessTimeouts } from './timeouts.js';
 type Closer = () => Promise<void>;
 
 const open = new Set<Closer>();
-const processes = new Map<number, () => number[]>();
-let exitHooked = false;
+
+/**
+ * Kept on globalThis: vitest may run several test files in one process, each
+ * with fresh module instances, and one set of exit handlers is enough.
+ */
+interface ProcessRegistry {
+  processes: Map<number, () => number[]>;
+  hooked: boolean;
+}
+const registryKey = Symbol.for('tradescript-mcp.e2e.processes');
+const registry: ProcessRegistry = ((globalThis as Record<symbol, unknown>)[registryKey] as
+  ProcessRegistry | undefined) ?? {
+  processes: new Map(),
+  hooked: false,
+};
+(globalThis as Record<symbol, unknown>)[registryKey] = registry;
 
 /** Registers a resource's close function; returns a function that unregisters it. */
 export function track(close: Closer): () => void {
@@ -47,20 +61,20 @@ export async function closeAll(): Promise<void> {
  */
 export function trackProcess(pid: number, tree: () => number[] = () => processTree(pid)): () => void {
   hookExit();
-  processes.set(pid, tree);
+  registry.processes.set(pid, tree);
   return () => {
-    processes.delete(pid);
+    registry.processes.delete(pid);
   };
 }
 
 function killTracked(): void {
-  for (const [pid, tree] of processes) killTree(pid, 'SIGKILL', tree());
-  processes.clear();
+  for (const [pid, tree] of registry.processes) killTree(pid, 'SIGKILL', tree());
+  registry.processes.clear();
 }
 
 function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
+  if (registry.hooked) return;
+  registry.hooked = true;
   process.once('exit', killTracked);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {

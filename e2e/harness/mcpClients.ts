@@ -39,6 +39,7 @@ export async function connectHttpClient(mcpUrl: string, opts: HttpClientOptions 
     requestInit: { headers },
   });
   const client = new Client(clientInfo);
+  // Closing twice is harmless, so a client the test closed itself may stay registered.
   const untrack = track(() => client.close());
   try {
     await settleWithin(
@@ -51,11 +52,6 @@ export async function connectHttpClient(mcpUrl: string, opts: HttpClientOptions 
     await client.close().catch(() => {});
     throw error;
   }
-  const close = client.close.bind(client);
-  client.close = async () => {
-    untrack();
-    await close();
-  };
   return client;
 }
 

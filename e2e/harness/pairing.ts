@@ -17,6 +17,8 @@ interface DemoWindow {
  * session id. On timeout the error names the last state and message seen.
  */
 export async function pairPage(page: Page, pairUrl: string, timeoutMs = harnessTimeouts.pairMs): Promise<string> {
+  // A fragment-only change would not reload the page, and the demo reads the code on load.
+  if (withoutFragment(page.url()) === withoutFragment(pairUrl)) await page.goto('about:blank');
   await page.goto(pairUrl, { timeout: timeoutMs });
   try {
     await page.waitForFunction(
@@ -43,4 +45,9 @@ export async function pairPage(page: Page, pairUrl: string, timeoutMs = harnessT
   );
   if (!sessionId) throw new Error('pairPage: paired, but bridgeStatus().sessionId is null');
   return sessionId;
+}
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash === -1 ? url : url.slice(0, hash);
 }
