@@ -267,12 +267,14 @@ export class RelayConnection {
     this.sessions.disconnected();
   }
 
-  /** 4401/4403: a refused code is spent; a refused credential is forgotten. No retry loop. */
+  /** 4401/4403: a refused code is spent; a refused or revoked credential is forgotten. No retry loop. */
   private async refused(link: RelayLink): Promise<void> {
-    if (link.auth.kind === 'pair') {
+    if (link.auth.kind === 'pair' && link.welcomedAt === null) {
       this.pairCode = null;
       return this.setStatus('unpaired', PAIR_CODE_REFUSED_MESSAGE);
     }
+    // Past welcome, what was revoked is the credential, also one this socket was just given.
+    await this.saving;
     await this.options.credentials.clear().catch(() => undefined);
     if (this.stopped) return;
     if (this.pairCode !== null) return this.connect();

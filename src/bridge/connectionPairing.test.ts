@@ -133,6 +133,18 @@ describe('SPEC §9 refused credentials', () => {
     expect(relay.peers).toHaveLength(1);
   });
 
+  it('a credential issued on this socket and revoked on it is forgotten too', async () => {
+    relay.pairCodes.add('CODE-THEN-REVOKE');
+    const store = createMemoryCredentialStore();
+    const { connection } = connect(store, { pairCode: 'CODE-THEN-REVOKE' });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().state).toBe('paired'));
+    relay.latest?.socket.close(4403);
+    await vi.waitFor(() => expect(connection.status().state).toBe('unpaired'));
+    expect(connection.status().message).toBe(CREDENTIAL_REFUSED_MESSAGE);
+    expect(await store.load()).toBeNull();
+  });
+
   it('a refused credential falls back to a waiting pairing code', async () => {
     relay.pairCodes.add('CODE-FALLBACK');
     const store = createMemoryCredentialStore({ hostId: 'host-1', secret: 'a-revoked-secret-00001' });
