@@ -21,6 +21,9 @@ describe('e2e harness: the CLI contract (SPEC §11)', () => {
     expect(server.ready.relayUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/relay$/);
     expect(server.ready.relayUrl).not.toBe('ws://127.0.0.1:7391/relay');
     expect(server.stderr()).toContain(`home ${server.home} args serve --http 127.0.0.1:0 --port 0`);
+    expect(server.stderrLines().filter((line) => line.startsWith('tradescript-mcp ready '))).toHaveLength(1);
+    expect(server.logs()).not.toContain('tradescript-mcp ready ');
+    expect(server.logs()).toContain('tradescript-mcp:fake home');
     const grandchild = Number((await server.waitForStderr(/grandchild \d+/)).split(' ').pop());
     expect(isAlive(grandchild)).toBe(true);
 

@@ -18,7 +18,7 @@ export { repoRoot, serverBin } from './paths.js';
 export { perRequestSignalFetch } from './perRequestFetch.js';
 export type { FetchLike } from './perRequestFetch.js';
 export { isAlive, killTree, pidsWithArgument, processTree } from './processTree.js';
-export { parseReadyLine, READY_PREFIX, ReadyInfoSchema, waitForReady } from './readyLine.js';
+export { logLines, parseReadyLine, READY_PREFIX, ReadyInfoSchema, waitForReady } from './readyLine.js';
 export type { ReadyInfo } from './readyLine.js';
 export { startServer } from './server.js';
 export type { ServerHandle, StartServerOptions } from './server.js';

@@ -11,7 +11,7 @@ import { captureLines } from './lineLog.js';
 import { repoRoot, serverBin } from './paths.js';
 import { perRequestSignalFetch } from './perRequestFetch.js';
 import { killTree, processTree } from './processTree.js';
-import { waitForReady, type ReadyInfo } from './readyLine.js';
+import { logLines, waitForReady, type ReadyInfo } from './readyLine.js';
 import { harnessTimeouts } from './timeouts.js';
 
 const clientInfo = { name: 'tradescript-e2e', version: '0.0.0' };
@@ -79,6 +79,8 @@ export interface StdioClientHandle {
   pid: number;
   /** All of the CLI's stderr so far. */
   stderr(): string;
+  /** stderr without the ready line (see `ServerHandle.logs`). */
+  logs(): string;
   /** Waits for a stderr line (already written or still to come). */
   waitForStderr(match: RegExp | string, timeoutMs?: number): Promise<string>;
   /** Closes the client (which ends the CLI), kills what is left of its tree, removes a temporary home. */
@@ -148,6 +150,7 @@ export async function connectStdioClient(
     home,
     pid: pid ?? -1,
     stderr: stderr.text,
+    logs: () => logLines(stderr.lines()),
     waitForStderr: (match, ms = harnessTimeouts.readyMs) => stderr.waitFor(match, ms),
     close,
   };

@@ -49,3 +49,8 @@ export async function waitForReady(stderr: LineLog, timeoutMs: number): Promise<
   }
   return parseReadyLine(line);
 }
+
+/** The log lines of a captured stderr: all but the ready line, which carries the pairing link by contract. */
+export function logLines(lines: readonly string[]): string {
+  return lines.filter((line) => !line.startsWith(READY_PREFIX)).join('\n');
+}

@@ -7,7 +7,7 @@ import { assertBuilt, childEnv, makeTempHome, removeTempHome, withEphemeralPort 
 import { captureLines, type LineLog } from './lineLog.js';
 import { repoRoot, serverBin } from './paths.js';
 import { killTree, processTree } from './processTree.js';
-import { waitForReady, type ReadyInfo } from './readyLine.js';
+import { logLines, waitForReady, type ReadyInfo } from './readyLine.js';
 import { harnessTimeouts } from './timeouts.js';
 
 /** Options of {@link startServer}. */
@@ -36,6 +36,11 @@ export interface ServerHandle {
   stderr(): string;
   /** The stderr lines so far, ready line included. */
   stderrLines(): string[];
+  /**
+   * The log lines so far: stderr without the ready line, which carries the
+   * pairing link by contract. Assert "never logged" (codes, credentials) on this.
+   */
+  logs(): string;
   /** All of stdout so far. */
   stdout(): string;
   /** Waits for a stderr line (already written or still to come). */
@@ -111,6 +116,7 @@ export async function startServer(args: readonly string[], opts: StartServerOpti
     child,
     stderr: stderr.text,
     stderrLines: stderr.lines,
+    logs: () => logLines(stderr.lines()),
     stdout: stdout.text,
     waitForStderr: (match, timeoutMs = harnessTimeouts.readyMs) => stderr.waitFor(match, timeoutMs),
     exited,
