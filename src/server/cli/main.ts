@@ -50,10 +50,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
 async function run(command: Command, io: CliIo, output: CliOutput): Promise<number> {
   switch (command.kind) {
     case 'help':
-      io.stderr.write(USAGE);
+      io.stdout.write(USAGE);
       return 0;
     case 'version':
-      output.err(packageVersion());
+      output.out(packageVersion());
       return 0;
     case 'pair':
       await pairCommand(command.home, command.grant, command.json, output);

@@ -113,7 +113,11 @@ async function status(ctx: AdminContext): Promise<StatusAnswer> {
 
 function revoke(ctx: AdminContext, res: ServerResponse, body: z.infer<typeof RevokeBodySchema>): void {
   const hostId = 'hostId' in body ? body.hostId : ctx.hub.hostOfSession(body.sessionId);
-  if (hostId === null) return sendJson(res, 404, { error: 'No open session has this id.' });
+  if (hostId === null) {
+    return sendJson(res, 404, {
+      error: 'No open session has this id. `tradescript-mcp status` lists paired hosts; revoke one by its h_… id.',
+    });
+  }
   const credentialRevoked = ctx.pairing.revoke(hostId);
   const sessionsClosed = ctx.hub.revokeHost(hostId);
   if (!credentialRevoked && sessionsClosed === 0) return sendJson(res, 404, { error: 'No paired host has this id.' });

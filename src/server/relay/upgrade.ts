@@ -56,13 +56,20 @@ function text(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
+/** A close reason within the WebSocket limit of 123 bytes (`ws` throws beyond it). */
+export function closeReason(reason: string): string {
+  let cut = reason;
+  while (Buffer.byteLength(cut) > 123) cut = cut.slice(0, -1);
+  return cut;
+}
+
 /** Adapts a `ws` socket to the hub's {@link RelaySocket}. */
 export function adaptWebSocket(ws: WebSocket): RelaySocket {
   const socket: RelaySocket = {
     send: (t) => {
       if (ws.readyState === ws.OPEN) ws.send(t);
     },
-    close: (code, reason) => ws.close(code, reason),
+    close: (code, reason) => ws.close(code, closeReason(reason)),
     onmessage: null,
     onclose: null,
   };
