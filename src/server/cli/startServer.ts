@@ -112,6 +112,8 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
       throw error;
     },
   );
+  // Whoever awaits mcpReady sees the failure; nobody awaiting must not crash the process.
+  mcpReady.catch(() => undefined);
   const pairUrl = demo ? (pairUrlOf(demo.url, pairing.issueCode(config.pairGrant).code) ?? undefined) : undefined;
   return { urls: { ...urls, ...(pairUrl ? { pairUrl } : {}) }, hub, pairing, mcpReady, closed, close };
 }
