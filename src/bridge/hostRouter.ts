@@ -26,8 +26,9 @@ function unsupported(kind: string): HandlerResult['outcome'] {
 }
 
 function toSessionRequest(request: RequestFrame, op: SessionRequest['op']): SessionRequest {
-  const { id, attachment, adapter, limits, deadlineMs } = request;
-  return { id, attachment, adapter, limits, deadlineMs, op };
+  const { id, sessionId, attachment, adapter, limits, deadlineMs } = request;
+  // The session is part of the operation ledger's key (SPEC §5).
+  return { id, sessionId, attachment, adapter, limits, deadlineMs, op };
 }
 
 /** Builds the router; `environment` is the session's current execution environment. */
