@@ -1,0 +1,324 @@
+/**
+ * The foundation, end to end and for real (issue 2): a real MCP client, over
+ * Streamable HTTP and over stdio, drives the demo terminal in headless Chromium
+ * through the real server and relay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_LIMITS,
+  OPERATOR_PROMPT,
+  SESSIONS_URI,
+  CATALOG_URI,
+  sessionContextUri,
+  type BatchData,
+  type CallReceipt,
+  type ContextData,
+  type ListControlsData,
+  type SessionsDocument,
+} from '../src/protocol/index.js';
+import { MAIN_CHART, WATCHLIST, openTerminal, shownRange, type Terminal, type Transport } from './support/terminal.js';
+
+const FOUNDATION_TOOLS = {
+  tradescript_get_context: [true, false, true, false],
+  tradescript_list_controls: [true, false, true, false],
+  tradescript_call: [false, true, false, true],
+  tradescript_batch: [false, true, false, true],
+} as const;
+
+describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) => {
+  let t: Terminal;
+  beforeAll(async () => {
+    t = await openTerminal(transport);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function viewportRevision(): Promise<number> {
+    const context = await t.call<ContextData>('tradescript_get_context', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+    });
+    return context.envelope.data!.controllerRevisions['chart']!['viewport']!;
+  }
+
+  it('SPEC §3 lists the tools with explicit input and output schemas and the annotations of the table', async () => {
+    const { tools } = await t.client.listTools();
+    for (const [name, [readOnly, destructive, idempotent, openWorld]] of Object.entries(FOUNDATION_TOOLS)) {
+      const tool = tools.find((candidate) => candidate.name === name);
+      expect(tool, name).toBeDefined();
+      expect(tool!.annotations).toMatchObject({
+        readOnlyHint: readOnly,
+        destructiveHint: destructive,
+        idempotentHint: idempotent,
+        openWorldHint: openWorld,
+      });
+    }
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(Object.keys(tool.outputSchema?.properties ?? {}).sort()).toEqual(['data', 'error', 'meta']);
+      expect(tool.description?.length ?? 0).toBeGreaterThan(40);
+    }
+  });
+
+  it('SPEC §3 reads the catalog, the sessions and the session context resources, and the operator prompt', async () => {
+    const sessions = JSON.parse(
+      ((await t.client.readResource({ uri: SESSIONS_URI })).contents[0] as { text: string }).text,
+    ) as SessionsDocument;
+    const mine = sessions.sessions.find((s) => s.sessionId === t.sessionId);
+    expect(mine).toMatchObject({ connected: true, hostKind: 'page', environment: 'paper' });
+    expect(mine!.attachments.length).toBeGreaterThanOrEqual(1);
+
+    const catalog = JSON.parse(
+      ((await t.client.readResource({ uri: CATALOG_URI })).contents[0] as { text: string }).text,
+    );
+    const ids = (catalog.controls as { controlId: string }[]).map((c) => c.controlId);
+    expect(ids).toEqual(expect.arrayContaining(['chart.setVisibleRange', 'chart.createTradingLine', 'watchlist.add']));
+
+    const listed = await t.client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toContain(sessionContextUri(t.sessionId));
+    const context = JSON.parse(
+      ((await t.client.readResource({ uri: sessionContextUri(t.sessionId) })).contents[0] as { text: string }).text,
+    ) as ContextData;
+    expect(context.availableTargets.map((a) => a.target)).toContainEqual(MAIN_CHART);
+
+    const templates = await t.client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((r) => r.uriTemplate)).toContain(
+      'tradescript://sessions/{sessionId}/context',
+    );
+
+    const prompt = await t.client.getPrompt({ name: OPERATOR_PROMPT });
+    const text = prompt.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
+    expect(text).toMatch(/tradescript:\/\/sessions/);
+    expect(text).toMatch(/revision_conflict/);
+  });
+
+  it('SPEC §2 context names its targets, revisions, environment and effective grant', async () => {
+    const { envelope, isError } = await t.call<ContextData>('tradescript_get_context', {
+      sessionId: t.sessionId,
+      target: { scope: 'session' },
+    });
+    expect(isError).toBe(false);
+    expect(envelope.meta).toMatchObject({ sessionId: t.sessionId, environment: 'paper' });
+    const data = envelope.data!;
+    expect(data.environment).toBe('paper');
+    expect(data.access).toEqual({ grant: 'write', adapterMaximum: 'write', effective: 'write' });
+    expect(data.availableTargets.map((a) => a.target)).toEqual(
+      expect.arrayContaining([
+        { scope: 'session' },
+        MAIN_CHART,
+        { scope: 'chart', chartId: 'eth-alt' },
+        WATCHLIST,
+        { scope: 'widget', widgetId: 'terminal' },
+      ]),
+    );
+    const chart = await t.call<ContextData>('tradescript_get_context', { sessionId: t.sessionId, target: MAIN_CHART });
+    expect(chart.envelope.data!.controllerRevisions['chart']).toMatchObject({ viewport: expect.any(Number) });
+  });
+
+  it('SPEC §5 list_controls shows the effective page and a real unavailable reason', async () => {
+    const chart = await t.call<ListControlsData>('tradescript_list_controls', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+    });
+    const ids = chart.envelope.data!.controls.map((c) => c.controlId);
+    expect(ids).toEqual(
+      expect.arrayContaining(['chart.setVisibleRange', 'chart.getVisibleRange', 'chart.createTradingLine']),
+    );
+    const set = chart.envelope.data!.controls.find((c) => c.controlId === 'chart.setVisibleRange')!;
+    expect(set).toMatchObject({ accessClass: 'write', mutation: true, revisionDomains: ['viewport'] });
+    expect(set.args[0]?.schema).toMatchObject({ type: 'object' });
+
+    const watchlist = await t.call<ListControlsData>('tradescript_list_controls', {
+      sessionId: t.sessionId,
+      target: WATCHLIST,
+    });
+    expect(watchlist.envelope.data!.unavailableControls).toContainEqual(
+      expect.objectContaining({ control: 'watchlist.add', reason: 'surface-policy' }),
+    );
+    const denied = await t.call('tradescript_call', {
+      sessionId: t.sessionId,
+      target: WATCHLIST,
+      controlId: 'watchlist.add',
+      args: ['SOLUSDT'],
+    });
+    expect(denied.envelope.error).toMatchObject({ code: 'control_unavailable', details: { reason: 'surface-policy' } });
+  });
+
+  it('SPEC §5 moves the chart with correct revisions, then a stale revision conflicts and leaves it unchanged', async () => {
+    const before = await viewportRevision();
+    const range = await t.call<CallReceipt>('tradescript_call', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+      controlId: 'chart.getVisibleRange',
+    });
+    const shown = range.envelope.data!.result as { from: number; to: number };
+    const span = shown.to - shown.from;
+    const wanted = { from: shown.from - span, to: shown.to - Math.floor(span / 2) };
+
+    const moved = await t.call<CallReceipt>('tradescript_call', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+      controlId: 'chart.setVisibleRange',
+      args: [wanted],
+      expectedRevisions: { viewport: before },
+      requestId: `move-${transport}`,
+    });
+    expect(moved.isError).toBe(false);
+    const receipt = moved.envelope.data!;
+    expect(receipt).toMatchObject({
+      origin: 'mcp',
+      controlId: 'chart.setVisibleRange',
+      target: MAIN_CHART,
+      mutation: true,
+      revisionsBefore: { viewport: before },
+      revisionsAfter: { viewport: before + 1 },
+    });
+    expect(moved.envelope.meta.requestId).toBe(`move-${transport}`);
+    const applied = receipt.result as { from: number; to: number };
+    await t.page.waitForFunction(
+      ([id, from, to]) => {
+        const r = (
+          window as unknown as {
+            __tradescriptDemo: { charts: Record<string, { visibleRange(): { from: number; to: number } }> };
+          }
+        ).__tradescriptDemo.charts[id as string]!.visibleRange();
+        return r.from === from && r.to === to;
+      },
+      ['btc-main', applied.from, applied.to] as const,
+    );
+    expect(applied.from).not.toBe(shown.from);
+
+    const stale = await t.call('tradescript_call', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+      controlId: 'chart.setVisibleRange',
+      args: [{ from: shown.from, to: shown.to }],
+      expectedRevisions: { viewport: before },
+    });
+    expect(stale.isError).toBe(true);
+    expect(stale.envelope.error).toMatchObject({
+      code: 'revision_conflict',
+      retry: 'after_reread',
+      details: { current: { viewport: before + 1 } },
+    });
+    expect(await shownRange(t.page)).toEqual({ from: applied.from, to: applied.to });
+  });
+
+  it('SPEC §4 invalid arguments get exact, value-free diagnostics', async () => {
+    const bad = await t.call('tradescript_call', {
+      sessionId: t.sessionId,
+      target: { scope: 'chart', chartId: 'btc-main', zoomLevelSecret: 3 },
+      controlId: 42,
+      leakyExtra: 'do-not-echo-me',
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.envelope.error).toMatchObject({
+      code: 'invalid_input',
+      retry: 'after_correction',
+      broker_message: null,
+    });
+    expect(bad.envelope.error!.validation_errors).toEqual([
+      { path: ['target'], code: 'unknown_field', message: expect.any(String) },
+      { path: ['controlId'], code: 'invalid_type', message: 'Expected a string.' },
+      { path: [], code: 'unknown_field', message: expect.any(String) },
+    ]);
+    const text = JSON.stringify(bad.result);
+    expect(text).not.toMatch(/zoomLevelSecret|leakyExtra|do-not-echo-me/);
+
+    const badArg = await t.call('tradescript_call', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+      controlId: 'chart.setVisibleRange',
+      args: [{ from: 'yesterday-9931', to: 5 }],
+      expectedRevisions: { viewport: await viewportRevision() },
+    });
+    expect(badArg.envelope.error).toMatchObject({ code: 'invalid_input' });
+    expect(badArg.envelope.error!.validation_errors).toContainEqual(
+      expect.objectContaining({ path: ['args', 0, 'from'], code: 'invalid_type' }),
+    );
+    expect(JSON.stringify(badArg.result)).not.toContain('yesterday-9931');
+
+    const missing = await t.call('tradescript_call', {
+      sessionId: t.sessionId,
+      target: MAIN_CHART,
+      controlId: 'chart.setVisibleRange',
+      args: [{ from: 1, to: 2 }],
+    });
+    expect(missing.envelope.error).toMatchObject({
+      code: 'invalid_input',
+      validation_errors: [expect.objectContaining({ path: ['expectedRevisions'] })],
+    });
+  });
+
+  it('SPEC §3 a batch stops on the first error by default and runs on with stopOnError false', async () => {
+    const read = { target: MAIN_CHART, controlId: 'chart.getVisibleRange' };
+    const broken = { target: MAIN_CHART, controlId: 'chart.noSuchControl' };
+    const stopped = await t.call<BatchData>('tradescript_batch', {
+      sessionId: t.sessionId,
+      calls: [read, broken, read, read],
+    });
+    expect(stopped.isError).toBe(false);
+    expect(stopped.envelope.data!.atomic).toBe(false);
+    expect(stopped.envelope.data!.outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'skipped',
+      'skipped',
+    ]);
+    expect(stopped.envelope.data!.outcomes[1]).toMatchObject({ index: 1, error: { code: 'control_not_found' } });
+    expect(stopped.envelope.data!.outcomes[3]).toEqual({ index: 3, status: 'skipped', reason: 'stop-on-error' });
+
+    const lines = await t.call<ContextData>('tradescript_get_context', { sessionId: t.sessionId, target: MAIN_CHART });
+    const line = {
+      target: MAIN_CHART,
+      controlId: 'chart.createTradingLine',
+      args: [{ kind: 'alert', price: '60000.5', label: 'batch line' }],
+      expectedRevisions: { tradingLines: lines.envelope.data!.controllerRevisions['chart']!['tradingLines'] },
+    };
+    const ran = await t.call<BatchData>('tradescript_batch', {
+      sessionId: t.sessionId,
+      calls: [broken, read, line],
+      stopOnError: false,
+    });
+    const outcomes = ran.envelope.data!.outcomes;
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(outcomes.map((o) => o.index)).toEqual([0, 1, 2]);
+  });
+
+  it('SPEC §6 each limit is enforced with its name and maximum', async () => {
+    const base = { sessionId: t.sessionId, target: MAIN_CHART, controlId: 'chart.getVisibleRange' };
+    const tooMany = await t.call('tradescript_batch', {
+      sessionId: t.sessionId,
+      calls: Array.from({ length: 26 }, () => ({ target: MAIN_CHART, controlId: 'chart.getVisibleRange' })),
+    });
+    expect(tooMany.envelope.error).toMatchObject({ code: 'limit_exceeded', details: { limit: 'batchCalls', max: 25 } });
+
+    const args = await t.call('tradescript_call', { ...base, args: Array.from({ length: 17 }, (_, i) => i) });
+    expect(args.envelope.error).toMatchObject({ code: 'limit_exceeded', details: { limit: 'callArgs', max: 16 } });
+
+    const big = await t.call('tradescript_call', { ...base, args: ['x'.repeat(300 * 1024)] });
+    expect(big.envelope.error).toMatchObject({ code: 'request_too_large', retry: 'after_correction' });
+
+    const long = await t.call('tradescript_call', { ...base, args: ['y'.repeat(DEFAULT_LIMITS.stringLength + 1)] });
+    expect(long.envelope.error).toMatchObject({
+      code: 'limit_exceeded',
+      details: { limit: 'stringLength', max: DEFAULT_LIMITS.stringLength },
+    });
+
+    let deep: unknown = 0;
+    for (let i = 0; i < 30; i++) deep = [deep];
+    const nested = await t.call('tradescript_call', { ...base, args: [deep] });
+    expect(nested.envelope.error).toMatchObject({ code: 'limit_exceeded', details: { limit: 'jsonDepth', max: 24 } });
+  });
+
+  it('SPEC §4 an unknown tool stays a protocol error', async () => {
+    await expect(t.client.callTool({ name: 'tradescript_nope', arguments: {} })).rejects.toThrow();
+  });
+
+  it('the page stays free of errors', () => {
+    expect(t.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Trust boundaries and resilience of the foundation (issue 2, SPEC §6, §9): the
+ * result limit keeps mutation evidence, foreign Origin and Host are refused on
+ * /mcp and on the relay, and a dropped relay socket comes back with its session.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { CallReceipt, ContextData } from '../src/protocol/index.js';
+import { callTool, connectHttpClient, launchBrowser, newPage, pairPage, startServer } from './harness/index.js';
+import { MAIN_CHART, openTerminal } from './support/terminal.js';
+
+/** Sends a raw HTTP request, so Host and Origin can be anything. */
+function rawPost(url: string, headers: Record<string, string>): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    );
+  });
+}
+
+/** Opens the relay with the given headers and reports the HTTP status of a refusal (or 101). */
+function relayStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers });
+    socket.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      resolve(101);
+      socket.close();
+    });
+    socket.on('error', () => resolve(0));
+  });
+}
+
+describe('SPEC §6 the result limit', () => {
+  it('SPEC §6 a mutation whose result cannot fit keeps its evidence; a read that cannot fit is limit_exceeded', async () => {
+    const t = await openTerminal('http', ['--limit', 'resultBytes=420']);
+    try {
+      const created = await t.call<CallReceipt>('tradescript_call', {
+        sessionId: t.sessionId,
+        target: MAIN_CHART,
+        controlId: 'chart.createTradingLine',
+        args: [{ kind: 'alert', price: '60000.5', label: 'a label long enough to overflow' }],
+        expectedRevisions: { tradingLines: 0 },
+      });
+      expect(created.envelope.error).toBeNull();
+      expect(created.envelope.data).toMatchObject({
+        result: null,
+        resultOmitted: { reason: 'result-too-large', limit: 'resultBytes' },
+        revisionsBefore: { tradingLines: 0 },
+        revisionsAfter: { tradingLines: 1 },
+        mutation: true,
+        operationId: expect.any(String),
+      });
+      const lines = await t.page.evaluate(
+        () =>
+          (
+            window as unknown as { __tradescriptDemo: { charts: Record<string, { tradingLines(): unknown[] }> } }
+          ).__tradescriptDemo.charts['btc-main']!.tradingLines().length,
+      );
+      expect(lines).toBe(1);
+      const context = await t.call<ContextData>('tradescript_get_context', {
+        sessionId: t.sessionId,
+        target: MAIN_CHART,
+      });
+      expect(context.envelope.error).toMatchObject({
+        code: 'limit_exceeded',
+        details: { limit: 'resultBytes', max: 420 },
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('SPEC §9 /mcp and the relay refuse foreign Origin and Host', () => {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  afterAll(async () => server?.close());
+
+  it('SPEC §9 /mcp answers 403 to a foreign Origin or Host, and serves its own', async () => {
+    server = await startServer(['demo']);
+    const mcpUrl = server.ready.mcpUrl!;
+    const port = new URL(mcpUrl).port;
+    expect(await rawPost(mcpUrl, {})).toBe(200);
+    expect(await rawPost(mcpUrl, { origin: 'http://evil.example' })).toBe(403);
+    expect(await rawPost(mcpUrl, { origin: server.ready.demoUrl!.replace(/\/$/, '') })).toBe(403);
+    expect(await rawPost(mcpUrl, { host: `attacker.example:${port}` })).toBe(403);
+    expect(await rawPost(mcpUrl, { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(200);
+  });
+
+  it('SPEC §9 the relay upgrade answers 403 to a foreign Origin or Host', async () => {
+    const relayUrl = server!.ready.relayUrl;
+    const demoOrigin = new URL(server!.ready.demoUrl!).origin;
+    const port = new URL(relayUrl).port;
+    expect(await relayStatus(relayUrl, { origin: 'http://evil.example' })).toBe(403);
+    expect(await relayStatus(relayUrl, {})).toBe(403);
+    expect(await relayStatus(relayUrl, { origin: demoOrigin, host: `rebind.example:${port}` })).toBe(403);
+    expect(await relayStatus(relayUrl, { origin: demoOrigin })).toBe(101);
+    expect(server!.logs()).not.toMatch(/evil\.example/);
+  });
+});
+
+describe('SPEC §9 a dropped relay socket', () => {
+  it('SPEC §9 the tab reconnects with its credential and keeps its session id', async () => {
+    // A home of the test's own: it outlives the first server, as a person's ~/.tradescript-mcp does.
+    const home = mkdtempSync(join(tmpdir(), 'tradescript-drop-'));
+    const first = await startServer(['demo'], { home });
+    const browser = await launchBrowser();
+    const { page, errors } = await newPage(browser);
+    const sessionId = await pairPage(page, first.ready.pairUrl!);
+    const mcpPort = new URL(first.ready.mcpUrl!).port;
+    const demoPort = new URL(first.ready.demoUrl!).port;
+    await first.close();
+    // The same home keeps the host's credential; the same ports keep the tab's origin and relay URL.
+    const second = await startServer(['demo', '--port', mcpPort, '--demo-port', demoPort], { home });
+    try {
+      await page.waitForFunction(
+        (id) => {
+          const status = (
+            window as unknown as { __tradescriptDemo: { bridgeStatus(): { state: string; sessionId: string | null } } }
+          ).__tradescriptDemo.bridgeStatus();
+          return status.state === 'paired' && status.sessionId === id;
+        },
+        sessionId,
+        { timeout: 30_000 },
+      );
+      const client = await connectHttpClient(second.ready.mcpUrl!);
+      const context = await callTool<ContextData>(client, 'tradescript_get_context', {
+        sessionId,
+        target: { scope: 'session' },
+      });
+      expect(context.envelope.error).toBeNull();
+      expect(context.envelope.meta.sessionId).toBe(sessionId);
+      expect(second.logs()).not.toMatch(/pair=|secret/i);
+      expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
+      await client.close();
+    } finally {
+      await second.close();
+      await browser.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
