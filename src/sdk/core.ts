@@ -35,6 +35,8 @@ export interface HostCore {
 
 /** What one call runs with. */
 export interface CallEnv {
+  /** The session the call came through: part of the ledger key (SPEC §5). */
+  readonly sessionId: string;
   readonly attachment: RequestAttachment;
   readonly adapter: AdapterMaximum;
   readonly limits: RelayLimits;

@@ -37,6 +37,9 @@ function operationIdConflict(): CallOutcome {
   );
 }
 
+const LEDGER_UNREADABLE =
+  'The operation ledger could not read what happened to this operationId, so its outcome is unknown; nothing was dispatched. Reconcile with explicit reads (orders, blotter) before anything else, and only if nothing happened send a new operation with a new operationId.';
+
 /** An unexpected defect: the call's outcome says so instead of throwing. */
 export function internalError(): ErrorObject {
   return makeError(
@@ -71,7 +74,7 @@ export class Dispatcher {
   private async lookup(call: RelayCall, env: CallEnv): Promise<CallOutcome> {
     const resolution = resolveCall(this.core.registry, call, env.limits);
     if (!resolution.ok) return fail(resolution.error);
-    const key = JSON.stringify([env.attachment.namespace, call.operationId]);
+    const key = JSON.stringify([env.sessionId, env.attachment.namespace, call.operationId]);
     const fingerprint = fingerprintOf(call);
     const first = this.running.get(key);
     if (first) return first.fingerprint === fingerprint ? first.outcome : operationIdConflict();
@@ -87,9 +90,11 @@ export class Dispatcher {
   private async recorded(r: ResolvedCall, fingerprint: string, env: CallEnv): Promise<CallOutcome> {
     let entry: LedgerEntry | undefined;
     try {
-      entry = await this.core.ledger.get(env.attachment.namespace, r.call.operationId);
+      const key = { sessionId: env.sessionId, namespace: env.attachment.namespace, operationId: r.call.operationId };
+      entry = await this.core.ledger.get(key);
     } catch {
-      return fail(makeError('internal_error', 'The operation ledger could not be read; nothing was dispatched.'));
+      // An unreadable entry may be a dispatched mutation: never run anything under its id.
+      return fail(makeError('internal_error', LEDGER_UNREADABLE));
     }
     if (entry && entry.fingerprint !== fingerprint) return operationIdConflict();
     if (entry) {

@@ -10,7 +10,7 @@ import type { CallEnv, HostCore } from './core.js';
 import { sleep as defaultSleep, startDeadline } from './deadline.js';
 import { describeCached } from './descriptorCache.js';
 import { Dispatcher, internalError } from './dispatcher.js';
-import { MemoryLedger } from './ledger/memoryLedger.js';
+import { defaultLedger } from './ledger/defaultLedger.js';
 import { listControls } from './listing.js';
 import { RevisionStore } from './revisions.js';
 import { TargetRegistry } from './targets.js';
@@ -31,7 +31,7 @@ function coreOf(options: TerminalHostOptions, grant: () => Grant, activity: (e: 
   return {
     registry,
     revisions,
-    ledger: options.ledger ?? new MemoryLedger(),
+    ledger: options.ledger ?? defaultLedger(),
     confirm: options.confirm,
     confirmationTimeoutMs: Math.min(options.confirmationTimeoutMs ?? Infinity, RELAY_TIMING.confirmationTimeoutMs),
     environment: options.environment,
@@ -40,6 +40,14 @@ function coreOf(options: TerminalHostOptions, grant: () => Grant, activity: (e: 
     sleep: options.sleep ?? defaultSleep,
     activity,
   };
+}
+
+const NO_SESSION_ID =
+  'The bridge sent this call without a session id, so its operation identity cannot be kept; nothing was dispatched. Reload the terminal tab and call again.';
+
+/** The ledger key needs a real session id (SPEC §5); a call without one never reaches the dispatcher. */
+function validSessionId(sessionId: unknown): sessionId is string {
+  return typeof sessionId === 'string' && sessionId.length > 0;
 }
 
 /** Runs one request's operation; may throw on a defect (handle() turns that into internal_error). */
@@ -51,10 +59,13 @@ async function answer(
   env: CallEnv,
 ): Promise<SessionOutcome> {
   const { op } = request;
+  if ((op.kind === 'call' || op.kind === 'batch') && !validSessionId(request.sessionId)) {
+    return { ok: false, error: makeError('internal_error', NO_SESSION_ID) };
+  }
   switch (op.kind) {
     case 'context':
       return readContext(core.registry, core.revisions, {
-        sessionId: request.sessionId ?? '',
+        sessionId: request.sessionId,
         target: op.target,
         adapter: request.adapter,
         limits: request.limits,
@@ -139,8 +150,8 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       core.registry.mount(target, declaration, impl, mountOptions ?? {}),
     async handle(request, hooks = {}) {
       const deadline = startDeadline(request.deadlineMs);
-      const { attachment, adapter, limits } = request;
-      const env: CallEnv = { attachment, adapter, limits, deadline, cancel: hooks.signal };
+      const { sessionId, attachment, adapter, limits } = request;
+      const env: CallEnv = { sessionId, attachment, adapter, limits, deadline, cancel: hooks.signal };
       try {
         return await answer(core, dispatcher, request, hooks, env);
       } catch {

@@ -8,9 +8,11 @@ export { arg, control, declareController } from './declare.js';
 export type { ArgSpec, ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
 export { ControlFailure, controlFailure } from './failures.js';
 export type { FailureInfo, FailureKind } from './failures.js';
+export { IdbLedger, LedgerReadError } from './ledger/idbLedger.js';
+export type { IdbLedgerOptions } from './ledger/idbLedger.js';
 export { MemoryLedger } from './ledger/memoryLedger.js';
 export { LedgerEntrySchema } from './ledger/operationLedger.js';
-export type { LedgerEntry, LedgerOutcome, LedgerState, OperationLedger } from './ledger/operationLedger.js';
+export type { LedgerEntry, LedgerKey, LedgerOutcome, LedgerState, OperationLedger } from './ledger/operationLedger.js';
 export type {
   ActivityEntry,
   Availability,

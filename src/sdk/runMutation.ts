@@ -72,6 +72,7 @@ function settleOutcome(
 function attemptEntry(env: CallEnv, r: ResolvedCall, run: MutationRun, frame: DispatchFrame): LedgerEntry {
   const at = isoTime(frame.dispatchedAtMs);
   return {
+    sessionId: env.sessionId,
     namespace: env.attachment.namespace,
     operationId: frame.operationId,
     fingerprint: run.fingerprint,

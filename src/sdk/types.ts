@@ -124,8 +124,12 @@ export interface ActivityEntry {
 /** A request the bridge runtime hands to the host (context, list, call, batch). */
 export interface SessionRequest {
   id: string;
-  /** The session id the server assigned (shown in context). */
-  sessionId?: string;
+  /**
+   * The session id the server assigned: shown in context, and part of every
+   * operation's ledger key (SPEC §5). A call or batch without one is refused
+   * (`internal_error`) before anything runs.
+   */
+  sessionId: string;
   attachment: RequestAttachment;
   adapter: AdapterMaximum;
   limits: RelayLimits;
@@ -173,7 +177,7 @@ export interface TerminalHostOptions {
   environment: Environment;
   /** The person's initial grant (default `write`, SPEC §2). */
   grant?: Grant;
-  /** Where operation evidence is kept (default: in memory). */
+  /** Where operation evidence is kept (default: IndexedDB when the page has it, else memory). */
   ledger?: OperationLedger;
   /** Asks the person to confirm trade-class calls in the page (opt-in). */
   confirm?: ConfirmHandler;
