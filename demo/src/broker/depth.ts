@@ -43,16 +43,15 @@ function bestLevels(market: PriceSource, symbol: string, grid: Units): { bid: Un
   return { bid: floorTo(bid, grid), ask: ceilTo(ask, grid) };
 }
 
-/** A 400 unless `price` is a ladder level within {@link MAX_DEPTH} levels of the touch on the side's book. */
-export function checkLadderPrice(market: PriceSource, symbol: string, side: 'buy' | 'sell', price: Units): void {
+/** A 400 unless `price` is a ladder level within {@link MAX_DEPTH} levels beyond the touch, on either book. */
+export function checkLadderPrice(market: PriceSource, symbol: string, price: Units): void {
   const grid = ladderStep(market, symbol);
   const best = bestLevels(market, symbol, grid);
-  const onGrid = price % grid === 0n;
-  const levels = side === 'buy' ? (best.bid - price) / grid : (price - best.ask) / grid;
-  if (!onGrid || levels < 0n || levels >= BigInt(MAX_DEPTH)) {
+  const reach = BigInt(MAX_DEPTH - 1) * grid;
+  if (price % grid !== 0n || price < best.bid - reach || price > best.ask + reach) {
     throw rejected(
       'PRICE_NOT_ON_LADDER',
-      'The price is not a ladder level on this side; read depthLadder.getLevels and pick a level.',
+      'The price is not one of the ladder levels; read depthLadder.getLevels and pick a level.',
     );
   }
 }

@@ -118,7 +118,11 @@ export class OrderDesk {
     order.limitPrice = limitPrice;
     order.clientOrderId = request.clientOrderId;
     order.updatedAt = this.parts.now();
-    this.parts.store.claim(order.accountId, request.clientOrderId, { orderId: order.orderId, kind: 'modify' });
+    this.parts.store.claim(order.accountId, request.clientOrderId, {
+      orderId: order.orderId,
+      kind: 'modify',
+      at: order.updatedAt,
+    });
     this.emitOrder('order.modified', order, { quantity: formatDecimal(quantity), price: formatDecimal(limitPrice) });
     this.parts.events.changed('orders');
     return {

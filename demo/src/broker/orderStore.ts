@@ -35,6 +35,8 @@ export interface OrderRecord {
 export interface ClientIdUse {
   readonly orderId: string;
   readonly kind: 'place' | 'modify';
+  /** When the broker accepted it (epoch ms). */
+  readonly at: number;
 }
 
 /** Orders, client ids and fills of every account. */
@@ -53,7 +55,11 @@ export class OrderStore {
   /** Adds an accepted order and claims its client order id. */
   add(record: OrderRecord): void {
     this.orders.set(record.orderId, record);
-    this.claim(record.accountId, record.clientOrderId, { orderId: record.orderId, kind: 'place' });
+    this.claim(record.accountId, record.clientOrderId, {
+      orderId: record.orderId,
+      kind: 'place',
+      at: record.createdAt,
+    });
   }
 
   /** Claims a client order id for a use (placement or modification). */

@@ -30,16 +30,17 @@ import type {
   OrderPreview,
   PositionList,
 } from './results.js';
-import type {
-  AccountSummary,
-  CancelRequest,
-  Fill,
-  ModifyPlacement,
-  ModifyRequest,
-  Order,
-  OrderRequest,
-  Placement,
-  Position,
+import {
+  OrderRequestSchema,
+  type AccountSummary,
+  type CancelRequest,
+  type Fill,
+  type ModifyPlacement,
+  type ModifyRequest,
+  type Order,
+  type OrderRequest,
+  type Placement,
+  type Position,
 } from './schemas.js';
 import { seedAlerts } from './seedAlerts.js';
 
@@ -141,8 +142,9 @@ export class PaperBroker {
     meta: RequestMeta = {},
   ): Promise<OrderAck> {
     return this.gateway.run('depthLadder.placeAtLevel', true, meta, () => {
-      checkLadderPrice(this.market, request.symbol, request.side, parseDecimal(request.limitPrice));
-      return this.desk.placeAtLevel({ ...request, type: 'limit' }, sourceOf(meta));
+      const order = parseRequest(OrderRequestSchema, { ...request, type: 'limit' });
+      checkLadderPrice(this.market, order.symbol, parseDecimal(order.limitPrice ?? '0'));
+      return this.desk.placeAtLevel(order, sourceOf(meta));
     });
   }
 
