@@ -1,6 +1,7 @@
 /**
- * Routes a relay request of the page's session to the host SDK on the main
- * thread, through the page port: context, list, call and batch run in the
+ * Routes a relay request of the page's session: subscribe and snapshot are
+ * served in the worker itself (SPEC §7, §8); context, list, call and batch go
+ * to the host SDK on the main thread through the page port and run in the
  * SDK's dispatcher. Cancellation and progress cross as their own calls.
  */
 import { makeError, type Environment, type RequestFrame } from '../protocol/index.js';
@@ -20,10 +21,13 @@ export interface HostRouter {
   reportProgress(requestId: string, progress: number, total?: number): void;
 }
 
-function unsupported(kind: string): HandlerResult['outcome'] {
-  const error = makeError('internal_error', `This bridge runtime does not serve ${kind} requests yet; use the other tools.`);
-  return { ok: false, error };
-}
+/** Serves the requests the worker answers itself (subscribe, snapshot). */
+export type WorkerServed = (request: RequestFrame, hooks: HandlerHooks) => Promise<HandlerResult['outcome'] | null>;
+
+const notServed = (): HandlerResult['outcome'] => ({
+  ok: false,
+  error: makeError('internal_error', 'This bridge runtime does not serve that request; this is a defect of the bridge.'),
+});
 
 function toSessionRequest(request: RequestFrame, op: SessionRequest['op']): SessionRequest {
   const { id, sessionId, attachment, adapter, limits, deadlineMs } = request;
@@ -32,12 +36,17 @@ function toSessionRequest(request: RequestFrame, op: SessionRequest['op']): Sess
 }
 
 /** Builds the router; `environment` is the session's current execution environment. */
-export function createHostRouter(host: HostCalls, environment: () => Environment | null): HostRouter {
+export function createHostRouter(
+  host: HostCalls,
+  environment: () => Environment | null,
+  inWorker: WorkerServed = async () => null,
+): HostRouter {
   const progressSinks = new Map<string, HandlerHooks['progress']>();
   const handler: RequestHandler = async (request, hooks) => {
     const { op } = request;
-    // Subscriptions and snapshots run in the worker itself (SPEC §7, §8); later issues.
-    if (op.kind === 'subscribe' || op.kind === 'snapshot') return { environment: environment(), outcome: unsupported(op.kind) };
+    if (op.kind === 'subscribe' || op.kind === 'snapshot') {
+      return { environment: environment(), outcome: (await inWorker(request, hooks)) ?? notServed() };
+    }
     const onAbort = (): void => {
       void Promise.resolve(host.cancel(request.id)).catch(() => undefined);
     };

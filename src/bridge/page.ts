@@ -10,10 +10,11 @@
  * worker and socket go with it and the server sees the socket close; an
  * explicit `close()` (the terminal unmounting the bridge) ends the session.
  */
-import { proxy, releaseProxy, wrap } from 'comlink';
+import { proxy, releaseProxy, transfer, wrap } from 'comlink';
 import type { SessionInfo } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
-import { createPagePort } from './pagePort.js';
+import { EventBatcher } from './eventBatch.js';
+import { createPagePort, observingHost } from './pagePort.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './types.js';
 import { BRIDGE_VERSION } from './version.js';
 import type { BridgeRuntimeApi } from './workerApi.js';
@@ -78,11 +79,22 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     keepSessionId(status.sessionId);
     options.onStatus?.(status);
   };
-  const port = createPagePort(host, (id, progress, total) => void remote.reportProgress(id, progress, total).catch(ignore), {
-    status: report,
-    grantProposed: (grant) => options.onGrantProposed?.(grant),
-    attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
-  });
+  // Subscription events travel on their own port, in batches (see eventBatch.ts).
+  const events = new MessageChannel();
+  const batcher = new EventBatcher(events.port1);
+  const port = createPagePort(
+    host,
+    (id, progress, total) => void remote.reportProgress(id, progress, total).catch(ignore),
+    {
+      status: report,
+      grantProposed: (grant) => options.onGrantProposed?.(grant),
+      attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
+    },
+    batcher,
+  );
+  const stopListening = observingHost(host)?.onTargetUnregistered((target) =>
+    batcher.control({ t: 'targetUnregistered', target }),
+  );
   const config = {
     relayUrl: options.relayUrl,
     pairCode: options.pairCode ?? null,
@@ -90,7 +102,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     info: sessionInfo(host, title),
     agentVersion: BRIDGE_VERSION,
   };
-  const started: Promise<boolean> = remote.start(config, proxy(port)).then(
+  const started: Promise<boolean> = remote.start(config, proxy(port), transfer(events.port2, [events.port2])).then(
     () => true,
     () => {
       report({ ...current, state: 'disconnected', message: 'The bridge worker could not start; reload the terminal tab.' });
@@ -112,6 +124,8 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
         .then((ok) => (ok ? remote.close() : undefined))
         .catch(ignore)
         .finally(() => {
+          stopListening?.();
+          events.port1.close();
           remote[releaseProxy]();
           worker.terminate();
         }),

@@ -144,7 +144,7 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     await vi.waitFor(() => expect(peer.closedWith).toBe(1000));
   });
 
-  it('subscribe and snapshot requests are answered, not dropped, until the worker serves them', async () => {
+  it('a host SDK without capture calls answers a snapshot with internal_error, not silence', async () => {
     const { peer, sessionId } = await startRuntime();
     relay.send(peer, requestFrame('req-s', sessionId, { kind: 'snapshot', target: { scope: 'chart', chartId: 'c1' }, format: 'png' }));
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));

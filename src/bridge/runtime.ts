@@ -7,14 +7,17 @@
 import { releaseProxy, type Remote } from 'comlink';
 import type { CatalogDocument, SessionInfo } from '../protocol/index.js';
 import type { BackoffPolicy } from './backoff.js';
-import type { Clock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { RelayConnection, type ConnectionStatus } from './connection.js';
 import type { CredentialStore } from './credentialStore.js';
 import { createHostRouter, type HostRouter } from './hostRouter.js';
 import type { RelaySession, SessionStatus } from './sessions.js';
 import type { RelaySocketConstructor } from './socket.js';
+import type { ImageEncoder } from './snapshotEncode.js';
+import type { SubscriptionJournal } from './subscriptionJournal.js';
 import type { BridgeStatus } from './types.js';
 import type { BridgeRuntimeApi, PagePort, RuntimeConfig } from './workerApi.js';
+import { WorkerObserver } from './workerObserver.js';
 
 /** What the runtime runs on. */
 export interface RuntimeDeps {
@@ -23,6 +26,10 @@ export interface RuntimeDeps {
   clock?: Clock;
   random?: () => number;
   backoff?: BackoffPolicy;
+  /** Where subscription ids outlive the worker (else a restart forgets them). */
+  journal?: SubscriptionJournal;
+  /** Scales and encodes snapshots (default: OffscreenCanvas). */
+  encoder?: ImageEncoder;
 }
 
 /** The page's view: `paired` only once the session is open too. */
@@ -45,13 +52,21 @@ function ignore(): undefined {
 class PageRuntime {
   readonly connection: RelayConnection;
   readonly session: RelaySession;
+  readonly observer: WorkerObserver;
   private readonly router: HostRouter;
   private info: SessionInfo;
   private lastStatus = '';
 
   constructor(deps: RuntimeDeps, config: RuntimeConfig, catalog: CatalogDocument, readonly page: Remote<PagePort>) {
     this.info = config.info;
-    this.router = createHostRouter(page, () => this.info.environment ?? null);
+    const clock = deps.clock ?? systemClock;
+    this.observer = new WorkerObserver({ port: page, clock, journal: deps.journal, encoder: deps.encoder });
+    this.observer.restore(config.sessionId);
+    this.router = createHostRouter(
+      page,
+      () => this.info.environment ?? null,
+      (request, hooks) => this.observer.handle(request, hooks),
+    );
     this.connection = new RelayConnection({
       url: config.relayUrl,
       webSocket: deps.webSocket,
@@ -63,7 +78,10 @@ class PageRuntime {
       backoff: deps.backoff,
       onStatus: () => this.emit(),
       onGrantProposed: (grant) => void page.grantProposed(grant).catch(ignore),
-      onAttachmentEnded: (id) => void page.attachmentEnded(id).catch(ignore),
+      onAttachmentEnded: (id) => {
+        this.observer.attachmentEnded(id);
+        void page.attachmentEnded(id).catch(ignore);
+      },
     });
     this.session = this.connection.openSession({
       sessionId: config.sessionId,
@@ -97,12 +115,13 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
   let runtime: PageRuntime | null = null;
   let starting = false;
   return {
-    async start(config, page) {
+    async start(config, page, events) {
       if (starting) throw new Error('The bridge runtime is already started; create a new worker for another session.');
       starting = true;
       // comlink hands a proxy-marked argument over as a Remote of it.
       const remote = page as unknown as Remote<PagePort>;
       runtime = new PageRuntime(deps, config, await remote.catalog(), remote);
+      if (events) runtime.observer.listen(events);
       runtime.emit();
       runtime.connection.start();
     },
@@ -121,6 +140,7 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
     close() {
       const closing = runtime;
       runtime = null;
+      closing?.observer.close();
       closing?.connection.close();
       closing?.page[releaseProxy]();
     },

@@ -5,5 +5,12 @@
 import { expose } from 'comlink';
 import { createIdbCredentialStore } from './credentialStore.js';
 import { createBridgeRuntime } from './runtime.js';
+import { createIdbSubscriptionJournal } from './subscriptionJournal.js';
 
-expose(createBridgeRuntime({ webSocket: WebSocket, credentials: createIdbCredentialStore() }));
+expose(
+  createBridgeRuntime({
+    webSocket: WebSocket,
+    credentials: createIdbCredentialStore(),
+    journal: createIdbSubscriptionJournal(),
+  }),
+);

@@ -1,12 +1,16 @@
 /**
  * The comlink contract between a page and its bridge worker: what the worker
- * exposes, and what the page hands it (as one `comlink.proxy`). AbortSignals
- * do not cross comlink, so cancellation is its own call; progress travels
- * back through the worker's `reportProgress` so no request opens a port.
+ * exposes, and what the page hands it (as one `comlink.proxy`, plus the
+ * MessagePort its subscription events travel on, see `eventBatch.ts`).
+ * AbortSignals do not cross comlink, so cancellation is its own call;
+ * progress travels back through the worker's `reportProgress` so no request
+ * opens a port.
  */
 import type { ProxyMarked } from 'comlink';
 import type { CatalogDocument, Grant, SessionInfo } from '../protocol/index.js';
 import type { SessionOutcome, SessionRequest } from '../sdk/types.js';
+import type { EventPortReceiver } from './eventBatch.js';
+import type { ObservePort } from './observeTypes.js';
 import type { BridgeStatus } from './types.js';
 
 /** How the worker connects. */
@@ -22,8 +26,12 @@ export interface RuntimeConfig {
   agentVersion: string;
 }
 
-/** What the page offers the worker (passed once, through `comlink.proxy`). */
-export interface PagePort {
+/**
+ * What the page offers the worker (passed once, through `comlink.proxy`):
+ * requests for the host SDK, and the binding and capture calls of
+ * subscriptions and snapshots, which the worker serves itself.
+ */
+export interface PagePort extends ObservePort {
   /** Runs one request through the host SDK on the main thread. */
   handle(request: SessionRequest): Promise<SessionOutcome>;
   /** Aborts that request's signal on the page (a dispatched mutation still runs to its outcome). */
@@ -40,8 +48,12 @@ export interface PagePort {
 
 /** What the bridge worker exposes (SPEC §1). */
 export interface BridgeRuntimeApi {
-  /** Connects, opens this tab's session and serves its requests through `page`. */
-  start(config: RuntimeConfig, page: PagePort & ProxyMarked): Promise<void>;
+  /**
+   * Connects, opens this tab's session and serves its requests through `page`;
+   * subscription events arrive on `events` (transferred). Without it, no
+   * binding's event reaches its subscription.
+   */
+  start(config: RuntimeConfig, page: PagePort & ProxyMarked, events?: EventPortReceiver): Promise<void>;
   /** Re-sends the session's info and catalog (after a grant or title change). */
   updateInfo(info: SessionInfo, catalog: CatalogDocument): void;
   /** The page's progress hook of a running request. */

@@ -1,0 +1,144 @@
+/**
+ * Subscriptions and snapshots of one page runtime, in the bridge worker
+ * (SPEC §7, §8): the registry and its rings, the event port the page's
+ * bindings post to, the journal that turns a restart into `bridge-restarted`
+ * tombstones, and the snapshot encoder.
+ */
+import { TargetSchema, type RequestFrame, type Target } from '../protocol/index.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { EventPortMessage, EventPortReceiver } from './eventBatch.js';
+import type { RelayOutcome } from './frames.js';
+import type { ObservePort } from './observeTypes.js';
+import type { HandlerHooks } from './sessions.js';
+import type { ImageEncoder } from './snapshotEncode.js';
+import { takeSnapshot } from './snapshotService.js';
+import type { Subscription } from './subscription.js';
+import type { StoredSubscription, SubscriptionJournal } from './subscriptionJournal.js';
+import { SubscriptionRegistry } from './subscriptionRegistry.js';
+
+/** How often, at most, a session's subscriptions are written to the journal. */
+export const JOURNAL_SAVE_DELAY_MS = 1000;
+/** How long the first request waits for the journal before serving without it. */
+export const JOURNAL_LOAD_TIMEOUT_MS = 2000;
+
+/** What the observer runs on. */
+export interface ObserverDeps {
+  port: ObservePort;
+  clock: Clock;
+  journal?: SubscriptionJournal;
+  encoder?: ImageEncoder;
+}
+
+/** Reads one event-port message; anything else is ignored (the port is ours, but still a boundary). */
+export function readEventPortMessage(data: unknown): EventPortMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const message = data as Record<string, unknown>;
+  if (message['t'] === 'events') {
+    const { h, p } = message;
+    return Array.isArray(h) && Array.isArray(p) && h.length === p.length ? { t: 'events', h, p } : null;
+  }
+  const target = message['t'] === 'targetUnregistered' ? TargetSchema.safeParse(message['target']) : null;
+  return target?.success ? { t: 'targetUnregistered', target: target.data } : null;
+}
+
+function toStored(sub: Subscription): StoredSubscription {
+  const { subscriptionId, attachmentId, target, bindings, startedAtMs } = sub.init;
+  const stored: StoredSubscription = { subscriptionId, attachmentId, target, bindings, startedAtMs, lastSequence: sub.ring.lastSequence };
+  if (sub.stoppedAtMs !== null && sub.reason !== null) Object.assign(stored, { stoppedAtMs: sub.stoppedAtMs, reason: sub.reason });
+  return stored;
+}
+
+/** The worker side of subscriptions and snapshots for one page. */
+export class WorkerObserver {
+  readonly registry: SubscriptionRegistry;
+  private readonly dirty = new Set<string>();
+  private saveTimer: TimerHandle | null = null;
+  private restored: Promise<void> = Promise.resolve();
+  private events: EventPortReceiver | null = null;
+
+  constructor(private readonly deps: ObserverDeps) {
+    this.registry = new SubscriptionRegistry({ port: deps.port, now: () => deps.clock.now(), onChange: (id) => this.changed(id) });
+  }
+
+  /** Listens to the page's event port. */
+  listen(events: EventPortReceiver): void {
+    this.events = events;
+    events.addEventListener('message', (event) => this.receive(event.data));
+    events.start?.();
+  }
+
+  /** Applies one event-port message. */
+  receive(data: unknown): void {
+    const message = readEventPortMessage(data);
+    if (message?.t === 'events') this.registry.receive(message.h, message.p, this.deps.clock.now());
+    else if (message?.t === 'targetUnregistered') this.registry.targetUnregistered(message.target);
+  }
+
+  /** Loads what an earlier worker of this tab's session left; its active subscriptions become `bridge-restarted`. */
+  restore(sessionId: string | null | undefined): void {
+    const { journal, clock } = this.deps;
+    if (!sessionId || !journal) return;
+    let timer: TimerHandle | null = null;
+    const timeout = new Promise<StoredSubscription[]>((resolve) => {
+      timer = clock.setTimeout(() => resolve([]), JOURNAL_LOAD_TIMEOUT_MS);
+    });
+    this.restored = Promise.race([journal.load(sessionId), timeout])
+      .then((entries) => {
+        const now = clock.now();
+        for (const { stoppedAtMs, reason, ...entry } of entries) {
+          this.registry.restore({ ...entry, sessionId }, stoppedAtMs ?? now, reason ?? 'bridge-restarted');
+        }
+        if (entries.length > 0) this.changed(sessionId);
+      })
+      .catch(() => undefined) // an unreadable journal: unknown ids stay subscription_not_found
+      .finally(() => clock.clearTimeout(timer));
+  }
+
+  /** Serves a subscribe or snapshot request; null for any other kind. */
+  async handle(request: RequestFrame, hooks: HandlerHooks): Promise<RelayOutcome | null> {
+    const { op } = request;
+    if (op.kind === 'subscribe') {
+      await this.restored;
+      const ctx = { sessionId: request.sessionId, attachment: request.attachment, limits: request.limits };
+      return this.registry.handle(ctx, op.input);
+    }
+    if (op.kind !== 'snapshot') return null;
+    const { port, encoder, clock } = this.deps;
+    return takeSnapshot({ port, encoder, now: () => clock.now() }, request.limits, op, hooks.progress);
+  }
+
+  /** An MCP attachment ended. */
+  attachmentEnded(attachmentId: string): void {
+    this.registry.attachmentEnded(attachmentId);
+  }
+
+  /** The SDK unregistered a target (also reachable through the event port). */
+  targetUnregistered(target: Target): void {
+    this.registry.targetUnregistered(target);
+  }
+
+  /** The session closed: every subscription stops with `session-closed`, and the journal is written now. */
+  close(): void {
+    this.registry.sessionClosed();
+    this.events?.close?.();
+    this.events = null;
+    this.flush();
+  }
+
+  private changed(sessionId: string): void {
+    if (!this.deps.journal) return;
+    this.dirty.add(sessionId);
+    if (this.saveTimer === null) this.saveTimer = this.deps.clock.setTimeout(() => this.flush(), JOURNAL_SAVE_DELAY_MS);
+  }
+
+  private flush(): void {
+    if (this.saveTimer !== null) this.deps.clock.clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    const journal = this.deps.journal;
+    if (!journal) return;
+    for (const sessionId of this.dirty) {
+      void journal.save(sessionId, this.registry.ofSession(sessionId).map(toStored)).catch(() => undefined);
+    }
+    this.dirty.clear();
+  }
+}
