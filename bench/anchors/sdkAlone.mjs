@@ -1,0 +1,51 @@
+/**
+ * The MCP SDK ALONE (SPEC §12): the same SDK `Client` calling one trivial tool of
+ * an SDK `Server` (bench/fixtures/sdkServer.mjs) over stdio and Streamable HTTP.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
+
+const fixture = fileURLToPath(new URL('../fixtures/sdkServer.mjs', import.meta.url));
+const clientInfo = { name: 'tradescript-bench', version: '0.0.0' };
+const REQUEST = { name: 'ping', arguments: {} };
+
+/** @param {Client} client */
+function caller(client) {
+  return async () => {
+    const result = await client.callTool(REQUEST, undefined, { timeout: 30_000 });
+    return result.isError !== true;
+  };
+}
+
+/** The SDK server over stdio, spawned by the client's transport. */
+export async function openSdkStdio() {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture, '--stdio'], stderr: 'ignore' });
+  const client = new Client(clientInfo);
+  await client.connect(transport);
+  await client.listTools();
+  return { call: caller(client), close: () => client.close() };
+}
+
+/**
+ * The SDK server over Streamable HTTP.
+ * @param {{ perRequestSignalFetch: Function }} h the harness
+ */
+export async function openSdkHttp(h) {
+  const { child, rest } = await spawnUntilLine([fixture, '--http'], { prefix: 'sdk-anchor ready ' });
+  const { url } = JSON.parse(rest);
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: h.perRequestSignalFetch() });
+  const client = new Client(clientInfo);
+  await client.connect(transport);
+  await client.listTools();
+  return {
+    call: caller(client),
+    close: async () => {
+      await client.close().catch(() => {});
+      child.stdin?.end();
+      await stopChild(child);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The bench's command line: `--quick`, `--only a,b`, `--help`.
+ */
+
+/** @typedef {{ quick: boolean, only: string[] | null, help: boolean, out: string | null }} BenchArgs */
+
+export const USAGE = `npm run bench [-- options]
+
+  --quick          a short pass (fewer trials; events 10 s instead of 60 s)
+  --only a,b       run only these tables: calls, batch, events, snapshot, footprint
+  --out FILE       write the JSON here instead of bench/results/<timestamp>.json
+  --help           this text
+`;
+
+/**
+ * @param {string[]} argv
+ * @param {readonly string[]} tableIds
+ * @returns {BenchArgs}
+ */
+export function parseArgs(argv, tableIds) {
+  /** @type {BenchArgs} */
+  const args = { quick: false, only: null, help: false, out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--quick') args.quick = true;
+    else if (flag === '--help' || flag === '-h') args.help = true;
+    else if (flag === '--out') args.out = value();
+    else if (flag === '--only') {
+      const ids = value().split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = ids.filter((id) => !tableIds.includes(id));
+      if (unknown.length > 0) throw new Error(`--only: unknown table ${unknown.join(', ')} (known: ${tableIds.join(', ')})`);
+      args.only = ids;
+    } else throw new Error(`unknown option ${arg}\n\n${USAGE}`);
+  }
+  return args;
+}

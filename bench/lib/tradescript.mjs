@@ -1,0 +1,82 @@
+/**
+ * TradeScript itself as the bench drives it: the real CLI (`demo --stdio` or
+ * `demo`), the demo terminal in a Chromium tab paired through its link, and the
+ * SDK's own `Client` (HTTP through the harness's per-request-signal fetch).
+ */
+
+/** The demo's main chart, and the trivial read the call table times. */
+export const MAIN_CHART = { scope: 'chart', chartId: 'btc-main' };
+export const READ_CALL = { target: MAIN_CHART, controlId: 'chart.getVisibleRange' };
+
+/** Bounds every MCP request of the bench (the SDK's default would be 60 s). */
+export const REQUEST_OPTIONS = { timeout: 30_000 };
+
+/**
+ * @typedef {object} Terminal
+ * @property {import('@modelcontextprotocol/sdk/client/index.js').Client} client
+ * @property {string} sessionId
+ * @property {import('playwright-core').Page} page
+ * @property {number} serverPid
+ * @property {Record<string, unknown>} ready the ready line
+ * @property {string[]} tools the names tools/list shows
+ * @property {(name: string, args: Record<string, unknown>) => Promise<any>} callTool the raw result
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @param {any} h the harness
+ * @param {import('playwright-core').Browser} browser
+ * @param {'stdio' | 'http'} transport
+ * @param {{ args?: string[], viewport?: { width: number, height: number } }} [opts]
+ * @returns {Promise<Terminal>}
+ */
+export async function openTerminal(h, browser, transport, opts = {}) {
+  const extra = opts.args ?? [];
+  let client;
+  let ready;
+  let serverPid;
+  let closeServer;
+  if (transport === 'stdio') {
+    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra]);
+    ({ client, ready } = handle);
+    serverPid = handle.pid;
+    closeServer = handle.close;
+  } else {
+    const server = await h.startServer(['demo', ...extra]);
+    ready = server.ready;
+    serverPid = server.pid;
+    closeServer = server.close;
+    client = await h.connectHttpClient(ready.mcpUrl);
+  }
+  const tab = await h.newPage(browser);
+  if (opts.viewport) await tab.page.setViewportSize(opts.viewport);
+  const close = async () => {
+    await client.close().catch(() => {});
+    await closeServer();
+    await tab.close().catch(() => {});
+  };
+  try {
+    const sessionId = await h.pairPage(tab.page, ready.pairUrl);
+    // Real clients list tools first; the SDK client then validates structuredContent against outputSchema.
+    const { tools } = await client.listTools();
+    return {
+      client,
+      sessionId,
+      page: tab.page,
+      serverPid,
+      ready,
+      tools: tools.map((t) => t.name),
+      callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A round trip of one `tradescript_call` of the trivial read; false when the envelope is an error. */
+export function readCall(terminal) {
+  const args = { sessionId: terminal.sessionId, ...READ_CALL };
+  return async () => (await terminal.callTool('tradescript_call', args)).isError !== true;
+}

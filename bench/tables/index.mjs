@@ -1,0 +1,18 @@
+/**
+ * The tables, in the order they run and print. A table that the product cannot
+ * serve yet returns `{ notMeasurable: why }`; its measuring code stays ready.
+ */
+import { runBatch } from './batch.mjs';
+import { runCalls } from './calls.mjs';
+import { runEvents } from './events.mjs';
+import { runFootprint } from './footprint.mjs';
+import { runSnapshot } from './snapshot.mjs';
+
+/** @type {{ id: string, number: number, title: string, run: (ctx: import('../run.mjs').TableContext) => Promise<import('../run.mjs').TableResult> }[]} */
+export const TABLES = [
+  { id: 'calls', number: 1, title: 'CALL ROUND TRIP', run: runCalls },
+  { id: 'batch', number: 2, title: 'BATCH: 25 reads, one tradescript_batch vs 25 sequential calls', run: runBatch },
+  { id: 'events', number: 3, title: 'EVENTS into a polled subscription', run: runEvents },
+  { id: 'snapshot', number: 4, title: 'SNAPSHOT of a 1280×720 widget', run: runSnapshot },
+  { id: 'footprint', number: 5, title: 'FOOTPRINT', run: runFootprint },
+];
