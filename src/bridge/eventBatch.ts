@@ -60,7 +60,10 @@ export class EventBatcher {
     if (this.handles.length >= EVENT_BATCH_SIZE) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
-      this.schedule(() => this.flush(), EVENT_BATCH_DELAY_MS);
+      this.schedule(() => {
+        this.scheduled = false;
+        this.flush();
+      }, EVENT_BATCH_DELAY_MS);
     }
   }
 
@@ -70,9 +73,8 @@ export class EventBatcher {
     this.port.postMessage(message);
   }
 
-  /** Posts what is queued, as one message. */
+  /** Posts what is queued, as one message (a pending delayed flush stays pending: one timer at a time). */
   flush(): void {
-    this.scheduled = false;
     if (this.handles.length === 0) return;
     const h = this.handles;
     const p = this.payloads;

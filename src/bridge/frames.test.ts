@@ -59,3 +59,18 @@ describe('SPEC §6 responses are bounded before they leave', () => {
     expect(frame.outcome.error).toEqual(error);
   });
 });
+
+describe('SPEC §6 §8 a 4 MB snapshot fits both ends of the relay', () => {
+  it('the bridge sends a snapshot response with a full 4 MB image as base64, and the server’s frame parser accepts it', async () => {
+    const { MAX_FRAME_BYTES, parseBrowserFrame } = await import('../server/relay/frames.js');
+    const snapshot = requestFrame('r-snap', 's1', { kind: 'snapshot', target: { scope: 'widget', widgetId: 'w' }, format: 'png' });
+    const base64 = Buffer.alloc(DEFAULT_LIMITS.snapshotBytes, 7).toString('base64');
+    const data = { mimeType: 'image/png', width: 8000, height: 393, byteLength: DEFAULT_LIMITS.snapshotBytes, scaled: true, target: { scope: 'widget', widgetId: 'w' }, capturedAt: '2026-01-01T00:00:00.000Z' };
+    const text = encodeResponse(snapshot, 'paper', { ok: true, data, image: { mimeType: 'image/png', base64 } });
+    expect(text.length).toBeGreaterThan(base64.length);
+    expect(text.length).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+    const parsed = parseBrowserFrame(text);
+    expect(parsed.ok && parsed.frame.t === 'response' && parsed.frame.outcome.ok).toBe(true);
+    expect(responseByteLimit(snapshot.limits, 'snapshot')).toBeLessThanOrEqual(MAX_FRAME_BYTES);
+  });
+});

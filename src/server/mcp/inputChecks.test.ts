@@ -47,8 +47,8 @@ describe('protocol errors and tool availability', () => {
     expect(harness.hub.requests).toHaveLength(0);
   });
 
-  test('SPEC §3 a tool that is not served yet (snapshot) is unknown, never a placeholder', async () => {
-    harness = await connectClient();
+  test('SPEC §3 a tool this front does not serve (snapshot) is unknown, never a placeholder', async () => {
+    harness = await connectClient({ tools: ['tradescript_get_context'] });
     const error = await harness.client
       .callTool({ name: 'tradescript_snapshot', arguments: { sessionId: 's-1', target: chart } })
       .catch((e: unknown) => e);

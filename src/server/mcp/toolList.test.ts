@@ -18,7 +18,7 @@ const SPEC_ANNOTATIONS = {
 } as const;
 
 describe('tools/list', () => {
-  test('SPEC §3 lists the four served tools with object input and output schemas', async () => {
+  test('SPEC §3 lists the six tools by default with object input and output schemas', async () => {
     harness = await connectClient();
     const { tools } = await harness.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
@@ -26,6 +26,8 @@ describe('tools/list', () => {
       'tradescript_list_controls',
       'tradescript_call',
       'tradescript_batch',
+      'tradescript_subscribe',
+      'tradescript_snapshot',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

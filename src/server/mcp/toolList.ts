@@ -11,14 +11,16 @@ import { envelopeSchema, TOOLS, type ToolName } from '../../protocol/index.js';
 export type ToolDefinition = (typeof TOOLS)[number];
 
 /**
- * The tools served by default. Subscribe and snapshot join once the browser
- * side serves them; a front may pass them in `tools` to opt in earlier.
+ * The tools served by default: all six (SPEC §3). The bridge worker serves
+ * subscriptions and snapshots itself; a front may pass fewer in `tools`.
  */
 export const DEFAULT_SERVED_TOOLS: readonly ToolName[] = [
   'tradescript_get_context',
   'tradescript_list_controls',
   'tradescript_call',
   'tradescript_batch',
+  'tradescript_subscribe',
+  'tradescript_snapshot',
 ];
 
 /** Looks up a served tool by name; undefined for an unknown or unserved name. */
