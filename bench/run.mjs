@@ -7,6 +7,7 @@
  * Nothing here asserts a time: it reports. Run with `node --expose-gc`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE } from './lib/args.mjs';
@@ -27,7 +28,7 @@ import { TABLES } from './tables/index.mjs';
 
 /**
  * What a table returns: a measured table, or why it cannot be measured yet.
- * @typedef {{ header: string[], rows: any[][], checks: import('./lib/report.mjs').Check[], notes: string[], data: unknown }
+ * @typedef {{ header: string[], rows: any[][], extra?: { header: string[], rows: any[][] }, checks: import('./lib/report.mjs').Check[], notes: string[], data: unknown }
  *   | { notMeasurable: string, data?: unknown }} TableResult
  */
 
@@ -61,7 +62,7 @@ watchdog.unref();
 
 console.log(
   `tradescript-mcp bench${args.quick ? ' (--quick)' : ''}: ${machine.cores} cores, ${machine.cpuModel ?? 'unknown CPU'}, ` +
-    `node ${machine.node}, ${machine.chromium ?? 'chromium ?'}`,
+    `node ${machine.node}, ${machine.chromium ?? 'chromium ?'}; load ${machine.loadavg.join(' ')}`,
 );
 
 const progress = progressPrinter();
@@ -103,7 +104,7 @@ writeFileSync(
       finishedAt: new Date().toISOString(),
       argv: process.argv.slice(2),
       quick: args.quick,
-      machine,
+      machine: { ...machine, loadavgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       plan: runPlan,
       tables: results,
     },
@@ -128,6 +129,7 @@ function printTable(table, result, seconds) {
     return;
   }
   console.log(renderTable(result.header, result.rows));
+  if (result.extra) console.log(`\n${renderTable(result.extra.header, result.extra.rows)}`);
   const checks = renderChecks(result.checks);
   if (checks) console.log(`\n${checks}`);
   for (const note of result.notes) console.log(`  · ${note}`);
@@ -141,6 +143,7 @@ function toJson(table, result, seconds) {
     seconds,
     header: result.header,
     rows: result.rows,
+    extra: result.extra ?? null,
     checks: result.checks.map(checkJson),
     notes: result.notes,
     data: result.data,

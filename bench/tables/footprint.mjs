@@ -1,1 +1,132 @@
-export async function runFootprint() { return { notMeasurable: 'todo' }; }
+/**
+ * Table 5, FOOTPRINT (SPEC §12): start → ready line, idle RSS, RSS with 8
+ * paired tabs, and the gzipped browser bundle.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { browserBundle } from '../lib/bundle.mjs';
+import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
+import { median, roundAll } from '../lib/stats.mjs';
+import { REQUEST_OPTIONS, READ_CALL } from '../lib/tradescript.mjs';
+
+const READY = 'tradescript-mcp ready ';
+const SESSIONS = 8;
+const KB = 1024;
+const MB = 1024 * 1024;
+
+/** The start-up paths: a bare Node process as the anchor, then the CLI's two common modes. */
+const MODES = [
+  { id: 'node', label: 'bare node (anchor: prints a line)', args: ['-e', `process.stderr.write(${JSON.stringify(READY)} + '{}\\n'); process.stdin.resume()`] },
+  { id: 'stdio', label: 'tradescript-mcp serve --stdio', cli: ['serve', '--stdio', '--port', '0'] },
+  { id: 'demo', label: 'tradescript-mcp demo (HTTP + demo)', cli: ['demo', '--port', '0'] },
+];
+
+/** @param {import('../run.mjs').TableContext} ctx */
+export async function runFootprint(ctx) {
+  const spawns = ctx.quick ? 5 : 10;
+  const idleMs = 3_000;
+  const modes = {};
+  for (const mode of MODES) {
+    ctx.progress(`footprint: ${mode.label}`);
+    modes[mode.id] = await startups(ctx.h.serverBin, mode, spawns, idleMs);
+  }
+  ctx.progress(`footprint: ${SESSIONS} paired tabs`);
+  const sessions = await rssWithSessions(ctx);
+  const bundle = browserBundle(ctx.h.repoRoot);
+
+  const rows = MODES.map((m) => [
+    m.label,
+    modes[m.id].readyMs,
+    modes[m.id].readyMin,
+    modes[m.id].rssMB,
+    '',
+  ]);
+  rows.push([`demo with ${SESSIONS} paired tabs, 1 HTTP client`, '', '', sessions.rssMB, `${sessions.paired} paired`]);
+  const bundleRows = bundle.groups.flatMap((g) => [
+    [g.label, g.files.length > 0 ? 'total' : '', g.rawKB, g.gzKB],
+    ...(g.perFile ?? []).map((f) => [`  ${f.file}`, '', f.rawKB, f.gzKB]),
+  ]);
+  const checks = [
+    { name: 'start → ready, serve --stdio', measured: modes.stdio.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
+    { name: 'start → ready, demo', measured: modes.demo.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
+    { name: 'idle RSS, serve --stdio', measured: modes.stdio.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
+    { name: 'idle RSS, demo', measured: modes.demo.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
+    { name: 'browser bundle (SDK + bridge runtime)', measured: bundle.eagerGzKB, limit: 60, unit: ' KB gz', basis: '60 KB gzipped' },
+  ];
+  return {
+    header: ['process', 'ready ms p50', 'ready ms min', 'RSS MB', 'note'],
+    rows,
+    extra: { header: ['browser bundle (dist/browser)', '', 'raw KB', 'gzip KB'], rows: bundleRows },
+    checks,
+    notes: [
+      `ready: spawn → the ready line on stderr, median of ${spawns} spawns each; RSS (VmRSS) ${idleMs / 1000} s after ` +
+        `the ready line of the last spawn (the MCP SDK and ws load after it).`,
+      `bundle: Vite manifest closure of the sdk and bridge entries with their worker; gzip -9; ` +
+        `lazy (dynamic import) chunks listed apart and not counted.`,
+    ],
+    data: roundAll({ modes, sessions, bundle }),
+  };
+}
+
+/** `spawns` cold starts of one mode; the last one's RSS after `idleMs`. */
+async function startups(serverBin, mode, spawns, idleMs) {
+  const readyTimes = [];
+  let rssMB = NaN;
+  for (let i = 0; i < spawns; i++) {
+    const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
+    const args = mode.cli ? [serverBin, ...mode.cli] : mode.args;
+    const { child, readyMs } = await spawnUntilLine(args, {
+      prefix: READY,
+      env: { ...process.env, TRADESCRIPT_MCP_HOME: home },
+    });
+    readyTimes.push(readyMs);
+    if (i === spawns - 1) {
+      await new Promise((resolve) => setTimeout(resolve, idleMs));
+      rssMB = rssOf(child.pid) / MB;
+    }
+    child.stdin?.end();
+    await stopChild(child);
+    rmSync(home, { recursive: true, force: true });
+  }
+  return { readyMs: median(readyTimes), readyMin: Math.min(...readyTimes), rssMB, readyTimes };
+}
+
+/** Resident set size in bytes, from /proc. */
+export function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  return kb * KB;
+}
+
+/** `demo` with 8 tabs of one origin paired (8 sessions) and one HTTP client that called each once. */
+async function rssWithSessions(ctx) {
+  const { h, browser } = ctx;
+  const server = await h.startServer(['demo']);
+  const context = await browser.newContext();
+  try {
+    const client = await h.connectHttpClient(server.ready.mcpUrl);
+    const pages = [];
+    for (let i = 0; i < SESSIONS; i++) pages.push(await context.newPage());
+    // The first tab pairs by the link; the others share its origin's stored credential (SPEC §2).
+    const sessionIds = [await h.pairPage(pages[0], server.ready.pairUrl)];
+    for (const page of pages.slice(1)) {
+      await page.goto(server.ready.demoUrl);
+      await page.waitForFunction(() => window.__tradescriptDemo?.bridgeStatus().state === 'paired', undefined, {
+        timeout: 30_000,
+        polling: 50,
+      });
+      sessionIds.push(await page.evaluate(() => window.__tradescriptDemo.bridgeStatus().sessionId));
+    }
+    for (const sessionId of sessionIds) {
+      await client.callTool({ name: 'tradescript_call', arguments: { sessionId, ...READ_CALL } }, undefined, REQUEST_OPTIONS);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const rssMB = rssOf(server.pid) / MB;
+    await client.close();
+    return { rssMB, paired: new Set(sessionIds).size };
+  } finally {
+    await context.close().catch(() => {});
+    await server.close();
+  }
+}

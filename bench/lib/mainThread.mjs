@@ -1,0 +1,102 @@
+/**
+ * What a page's main thread does while something runs: long tasks from an
+ * in-page PerformanceObserver ('longtask', tasks over 50 ms), the longest task
+ * of any length from a Chromium trace (RunTask on the page's CrRendererMain),
+ * and main-thread busy time from CDP Performance metrics.
+ */
+
+/** Installs a 'longtask' observer in the page (idempotent). */
+export async function observeLongTasks(page) {
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    if (w.__benchLongTasks) return;
+    w.__benchLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask' });
+  });
+}
+
+/** The page's clock now (performance.now), to bracket a measurement. */
+export function pageNow(page) {
+  return page.evaluate(() => performance.now());
+}
+
+/** The longest long task (ms) that started in [from, to] on the page's clock; 0 when none (none over 50 ms). */
+export async function longestLongTask(page, from, to) {
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the observer reports asynchronously
+  return page.evaluate(
+    ([a, b]) =>
+      /** @type {any} */ (window).__benchLongTasks
+        .filter((t) => t.start >= a && t.start <= b)
+        .reduce((max, t) => Math.max(max, t.duration), 0),
+    [from, to],
+  );
+}
+
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'];
+
+/**
+ * Runs `body` under a Chromium trace and returns the longest main-thread task
+ * (ms) of `page`'s renderer during it, with `body`'s value.
+ * @template T
+ * @param {import('playwright-core').Browser} browser
+ * @param {import('playwright-core').Page} page
+ * @param {() => Promise<T>} body
+ * @returns {Promise<{ value: T, wallMs: number, longestTaskMs: number, tasksOver50: number }>}
+ */
+export async function traceLongestTask(browser, page, body) {
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  let value;
+  let wallMs = NaN;
+  let buffer;
+  try {
+    const t0 = performance.now();
+    value = await body();
+    wallMs = performance.now() - t0;
+  } finally {
+    buffer = await browser.stopTracing();
+  }
+  const { longestTaskMs, tasksOver50 } = longestRendererTask(JSON.parse(buffer.toString('utf8')), page.url());
+  return { value, wallMs, longestTaskMs, tasksOver50 };
+}
+
+/** The longest RunTask on the CrRendererMain thread of the renderer showing `url`. */
+export function longestRendererTask(trace, url) {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents ?? [];
+  const origin = new URL(url).origin;
+  let rendererPid = null;
+  for (const e of events) {
+    const frames = e.name === 'TracingStartedInBrowser' ? e.args?.data?.frames : null;
+    const frame = frames?.find((f) => typeof f.url === 'string' && f.url.startsWith(origin) && !f.parent);
+    if (frame) rendererPid = frame.processId;
+  }
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .filter((e) => rendererPid === null || e.pid === rendererPid)
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  let longest = 0;
+  let over50 = 0;
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    const ms = (e.dur ?? 0) / 1000;
+    longest = Math.max(longest, ms);
+    if (ms > 50) over50++;
+  }
+  return { longestTaskMs: longest, tasksOver50: over50 };
+}
+
+/** Main-thread task time (s) so far, from CDP `Performance.getMetrics` (TaskDuration). */
+export async function mainThreadBusySeconds(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
+}
+
+/** The page's main-thread JS heap in bytes after a full GC (CDP). */
+export async function heapAfterGc(cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  return usedSize;
+}
