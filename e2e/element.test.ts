@@ -1,0 +1,264 @@
+/**
+ * `<tradescript-bridge>` in real Chromium (SPEC §2, §5, §9, §10): a fixture
+ * terminal with a real host SDK pairs through the real CLI's relay, a real MCP
+ * client attaches, and the element's grant, activity feed, "detach all",
+ * confirmation mode, keyboard use and fixed box are checked through the page.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSIONS_URI, type SessionsDocument } from '../src/protocol/index.js';
+import type { SessionOutcome } from '../src/sdk/index.js';
+import { serveElementPage, type ServedElementPage } from './fixtures/element/servePage.js';
+import { childEnv } from './harness/home.js';
+import {
+  connectHttpClient,
+  launchBrowser,
+  newPage,
+  repoRoot,
+  serverBin,
+  startServer,
+  type ServerHandle,
+} from './harness/index.js';
+
+const run = promisify(execFile);
+const ELEMENT = 'tradescript-bridge';
+
+let served: ServedElementPage;
+let server: ServerHandle;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let client: Client;
+
+const pairCodeOf = (pairUrl: string): string => new URL(pairUrl).hash.replace(/^#pair=/, '');
+
+function fixtureUrl(code?: string): string {
+  const relay = `?relay=${encodeURIComponent(server.ready.relayUrl)}`;
+  return `${served.url}${relay}${code === undefined ? '' : `#pair=${code}`}`;
+}
+
+async function ready(target: Page, state = 'paired'): Promise<void> {
+  await target.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  await target.waitForFunction((s) => window.elementTest.status()?.state === s, state, { timeout: 20_000 });
+}
+
+const call = (controlId: string, target: Page = page): Promise<SessionOutcome> =>
+  target.evaluate((id) => window.elementTest.call(id), controlId);
+
+/** `ok` or the error code of an outcome. */
+const outcomeOf = (outcome: SessionOutcome): string => (outcome.ok ? 'ok' : outcome.error.code);
+
+/** The policy layer of a denial. */
+const reasonOf = (outcome: SessionOutcome): string | null | undefined =>
+  outcome.ok ? null : outcome.error.details?.reason;
+
+const grantOf = (target: Page = page): Promise<string> => target.evaluate(() => window.elementTest.grant());
+
+const chooseGrant = (grant: string, target: Page = page): Promise<void> =>
+  target.locator(`${ELEMENT} label[for=grant-${grant}]`).click();
+
+const feedRows = (): Promise<string[]> => page.locator(`${ELEMENT} [part=feed] li`).allInnerTexts();
+
+/** A fresh single-use code from the running server, as `tradescript-mcp pair` prints it. */
+async function freshCode(grant: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [serverBin, 'pair', '--grant', grant, '--json'], {
+    cwd: repoRoot,
+    env: childEnv(server.home),
+  });
+  return (JSON.parse(stdout) as { code: string }).code;
+}
+
+async function sessionGrant(sessionId: string): Promise<string | null> {
+  const read = await client.readResource({ uri: SESSIONS_URI });
+  const doc = JSON.parse((read.contents[0] as { text: string }).text) as SessionsDocument;
+  return doc.sessions.find((s) => s.sessionId === sessionId)?.grant ?? null;
+}
+
+beforeAll(async () => {
+  mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
+  served = await serveElementPage();
+  server = await startServer(['demo', '--allowed-origin', served.origin]);
+  browser = await launchBrowser();
+  ({ page, errors } = await newPage(browser));
+  await page.goto(fixtureUrl(pairCodeOf(server.ready.pairUrl!)));
+  await ready(page);
+  client = await connectHttpClient(server.ready.mcpUrl!);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await browser?.close();
+  await server?.close();
+  await served?.close();
+});
+
+describe('<tradescript-bridge> in real Chromium', () => {
+  it('SPEC §9 pairs from #pair=CODE, removes it from the address, and shows the session and its MCP clients', async () => {
+    expect(page.url()).not.toContain('#pair');
+    expect(page.url()).toContain('?relay=');
+    await expect.poll(() => page.locator(`${ELEMENT} [data-testid=state]`).innerText()).toBe('Paired');
+    const sessionId = (await page.evaluate(() => window.elementTest.status()?.sessionId)) ?? '';
+    expect(await page.locator(`${ELEMENT} [part=status]`).innerText()).toContain(sessionId.slice(0, 8));
+    await expect
+      .poll(() => page.locator(`${ELEMENT} [data-testid=clients]`).innerText())
+      .toContain('tradescript-e2e (http)');
+  });
+
+  it('SPEC §2 a grant change applies to the next call and reaches the server', async () => {
+    const sessionId = (await page.evaluate(() => window.elementTest.status()?.sessionId)) ?? '';
+    expect(await grantOf()).toBe('write');
+    expect((await call('notes.add')).ok).toBe(true);
+    await chooseGrant('read');
+    expect(await grantOf()).toBe('read');
+    const denied = await call('notes.add');
+    expect(denied).toMatchObject({
+      ok: false,
+      error: { code: 'control_unavailable', details: { reason: 'attachment-grant' } },
+    });
+    await expect.poll(() => sessionGrant(sessionId)).toBe('read');
+    await chooseGrant('write');
+    expect((await call('notes.add')).ok).toBe(true);
+    await expect.poll(() => sessionGrant(sessionId)).toBe('write');
+    const events = await page.evaluate(() => window.elementTest.grantEvents());
+    expect(events.slice(-2)).toEqual([
+      { grant: 'read', source: 'person' },
+      { grant: 'write', source: 'person' },
+    ]);
+  });
+
+  it('SPEC §10 keyboard: Tab reaches the grant radios and arrow keys change the grant', async () => {
+    await page.locator('#before').focus();
+    await page.keyboard.press('Tab');
+    const focused = (): Promise<string | null> =>
+      page.evaluate(() => {
+        const inner = document.activeElement?.shadowRoot?.activeElement;
+        return inner instanceof HTMLInputElement ? `${inner.name}:${inner.value}` : null;
+      });
+    expect(await focused()).toBe('grant:write');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('grant:trade');
+    expect(await grantOf()).toBe('trade');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await grantOf()).toBe('read');
+    await page.keyboard.press('ArrowRight');
+    expect(await grantOf()).toBe('write');
+  });
+
+  it('SPEC §10 the activity feed is kept in IndexedDB and shows again after a reload, newest first; the grant survives the reload', async () => {
+    const before = await feedRows();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before[0]).toMatch(/notes\.add\s+ok/);
+    expect(before.some((row) => /control_unavailable/.test(row))).toBe(true);
+    expect(before[0]).toContain('Claude Desktop');
+    await chooseGrant('read');
+    await page.reload();
+    await ready(page);
+    expect(await grantOf()).toBe('read');
+    await expect.poll(feedRows).toEqual(before);
+    await chooseGrant('write');
+  });
+
+  it('SPEC §5 confirm mode: decline and no answer are execution_declined and nothing runs; approve runs', async () => {
+    const confirm = page.locator(`${ELEMENT} [part=confirm]`);
+    expect(await page.evaluate(() => window.elementTest.confirmMode())).toBe(false);
+    expect(reasonOf(await call('orders.cancelAll'))).toBe('attachment-grant');
+    await chooseGrant('trade');
+    expect((await call('orders.cancelAll')).ok).toBe(true);
+    await page.locator(`${ELEMENT} [part=confirm-toggle]`).click();
+    expect(await page.evaluate(() => window.elementTest.confirmMode())).toBe(true);
+    const ran = (): Promise<number> => page.evaluate(() => window.elementTest.dispatched().orders);
+    const start = await ran();
+
+    const declined = call('orders.cancelAll');
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toMatch(/Claude Desktop[\s\S]*orders\.cancelAll[\s\S]*session/);
+    await confirm.getByRole('button', { name: 'Decline' }).click();
+    expect(outcomeOf(await declined)).toBe('execution_declined');
+    await confirm.waitFor({ state: 'detached' });
+
+    const escaped = call('orders.cancelAll');
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    expect(outcomeOf(await escaped)).toBe('execution_declined');
+
+    await page.evaluate(() => window.elementTest.setConfirmTimeout(300));
+    const unanswered = await call('orders.cancelAll');
+    expect(outcomeOf(unanswered)).toBe('execution_declined');
+    expect(await confirm.count()).toBe(0);
+    await page.evaluate(() => window.elementTest.setConfirmTimeout(20_000));
+    expect(await ran()).toBe(start);
+
+    const approved = call('orders.cancelAll');
+    await confirm.getByRole('button', { name: 'Approve' }).click();
+    expect((await approved).ok).toBe(true);
+    expect(await ran()).toBe(start + 1);
+    expect((await call('notes.add')).ok).toBe(true);
+    await page.locator(`${ELEMENT} [part=confirm-toggle]`).click();
+    await chooseGrant('write');
+  });
+
+  it('SPEC §10 no layout shift: the element keeps its box while the feed fills and the dialog opens', async () => {
+    const boxes = async () => ({
+      element: await page.locator(ELEMENT).boundingBox(),
+      beside: await page.locator('#beside').boundingBox(),
+      below: await page.locator('#below').boundingBox(),
+    });
+    const first = await boxes();
+    for (let i = 0; i < 40; i++) await call('notes.add');
+    expect((await feedRows()).length).toBeGreaterThan(40);
+    expect(await boxes()).toEqual(first);
+    await chooseGrant('trade');
+    await page.locator(`${ELEMENT} [part=confirm-toggle]`).click();
+    const pending = call('orders.cancelAll');
+    await page.locator(`${ELEMENT} [part=confirm]`).waitFor();
+    expect(await boxes()).toEqual(first);
+    await page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element-confirm.png') });
+    await page.locator(`${ELEMENT} [part=confirm]`).getByRole('button', { name: 'Decline' }).click();
+    expect(outcomeOf(await pending)).toBe('execution_declined');
+    await page.locator(`${ELEMENT} [part=confirm-toggle]`).click();
+    await chooseGrant('write');
+  });
+
+  it('SPEC §9 the pairing form checks input, names the command after a used code, and pairs with a pasted code proposing a grant', async () => {
+    const second = await newPage(browser);
+    await second.page.goto(fixtureUrl());
+    await ready(second.page, 'unpaired');
+    const form = second.page.locator(`${ELEMENT} [part=pair-form]`);
+    await form.getByLabel('Pairing code').fill('nope');
+    await form.getByRole('button', { name: 'Pair' }).click();
+    expect(await form.getByRole('alert').innerText()).toMatch(/8 letters or digits/);
+    await form.getByLabel('Pairing code').fill(pairCodeOf(server.ready.pairUrl!));
+    await form.getByRole('button', { name: 'Pair' }).click();
+    await expect.poll(() => form.getByRole('alert').innerText()).toMatch(/expired or already used/);
+    expect(await form.innerText()).toContain('npx tradescript-mcp pair');
+    await form.getByLabel('Pairing code').fill(await freshCode('trade'));
+    await form.getByRole('button', { name: 'Pair' }).click();
+    await ready(second.page);
+    expect(await grantOf(second.page)).toBe('trade');
+    expect(await second.page.evaluate(() => window.elementTest.grantEvents())).toEqual([
+      { grant: 'trade', source: 'pairing-link' },
+    ]);
+    expect(second.errors).toEqual([]);
+    await second.close();
+  });
+
+  it('SPEC §10 screenshot of the element for the README', async () => {
+    await page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element.png') });
+  });
+
+  it('SPEC §10 "detach all" ends every attachment: the MCP client sees its connection closed', async () => {
+    const detach = page.locator(`${ELEMENT} [part=detach]`);
+    await detach.click();
+    await expect.poll(() => page.evaluate(() => window.elementTest.status()?.attachments.length)).toBe(0);
+    expect(await detach.isDisabled()).toBe(true);
+    // Over Streamable HTTP the server closed this MCP session: its next request is refused.
+    await expect(client.listTools()).rejects.toThrow(/Session not found/);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Keeps the element's feed: listens to `host.onActivity` while the element is
+ * in the page, writes each entry to IndexedDB, and loads this tab's kept
+ * entries once, so the feed survives a reload.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ActivityEntry, TerminalHost } from '../sdk/types.js';
+import { ACTIVITY_CAPACITY, ActivityStore } from './activityStore.js';
+import { tabId } from './tabStorage.js';
+
+/** The feed's entries, newest first. */
+export class ActivityController implements ReactiveController {
+  /** Newest first, at most {@link ACTIVITY_CAPACITY}. */
+  entries: readonly ActivityEntry[] = [];
+  private terminal: TerminalHost | null = null;
+  private off: (() => void) | null = null;
+  private store: ActivityStore | null = null;
+  private connected = false;
+
+  constructor(private readonly element: ReactiveControllerHost) {
+    element.addController(this);
+  }
+
+  /** Follows `terminal` from now on (null: none). */
+  follow(terminal: TerminalHost | null): void {
+    if (terminal === this.terminal) return;
+    this.stopListening();
+    this.terminal = terminal;
+    if (terminal !== null && this.store === null) this.loadKept();
+    this.listen();
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    this.listen();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.stopListening();
+  }
+
+  private loadKept(): void {
+    this.store = new ActivityStore(tabId());
+    // Loads before any new entry is written (the store runs in order), so nothing shows twice.
+    void this.store.load().then((kept) => {
+      this.entries = [...this.entries, ...kept].slice(0, ACTIVITY_CAPACITY);
+      this.element.requestUpdate();
+    });
+  }
+
+  private listen(): void {
+    if (!this.connected || this.terminal === null || this.off !== null) return;
+    this.off = this.terminal.onActivity((entry) => this.record(entry));
+  }
+
+  private stopListening(): void {
+    this.off?.();
+    this.off = null;
+  }
+
+  private record(entry: ActivityEntry): void {
+    this.entries = [entry, ...this.entries].slice(0, ACTIVITY_CAPACITY);
+    void this.store?.add(entry);
+    this.element.requestUpdate();
+  }
+}

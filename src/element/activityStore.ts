@@ -1,0 +1,123 @@
+/**
+ * The activity feed's IndexedDB store, so the feed survives a reload. Rows are
+ * per tab (a tab id kept in sessionStorage), bounded to the newest
+ * {@link ACTIVITY_CAPACITY} in the origin, built field by field from the SDK's
+ * entry (which carries no argument values or broker text) and validated again
+ * when read back: an unreadable row is skipped, never shown.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { z } from 'zod';
+import { ErrorCodeSchema } from '../protocol/errors.js';
+import { TargetSchema } from '../protocol/target.js';
+import type { ActivityEntry } from '../sdk/types.js';
+
+/** The database's name (one per origin). */
+export const ACTIVITY_DB_NAME = 'tradescript-element';
+/** Rows kept in the origin's store; the oldest go first. */
+export const ACTIVITY_CAPACITY = 200;
+
+const SCHEMA_VERSION = 1;
+const STORE = 'activity';
+
+const ActivityEntrySchema = z
+  .object({
+    at: z.string().max(64),
+    controlId: z.string().min(1).max(256),
+    target: TargetSchema,
+    clientName: z.string().max(128),
+    outcome: z.union([z.literal('ok'), ErrorCodeSchema]),
+    durationMs: z.number().finite().nonnegative(),
+  })
+  .strict();
+
+const ActivityRowSchema = z.object({ tabId: z.string().min(1).max(64), entry: ActivityEntrySchema }).strict();
+type ActivityRow = z.infer<typeof ActivityRowSchema>;
+
+/** The database schema, declared once: rows under an auto-incremented key, indexed by tab. */
+interface ActivityDb extends DBSchema {
+  activity: {
+    key: number;
+    value: ActivityRow;
+    indexes: { byTab: string };
+  };
+}
+
+/** Only the fields the feed shows, so nothing else the SDK might add comes to rest. */
+function restingEntry(entry: ActivityEntry): ActivityEntry {
+  const { at, controlId, target, clientName, outcome, durationMs } = entry;
+  return { at, controlId, target, clientName, outcome, durationMs };
+}
+
+/** One tab's recent activity in IndexedDB. Every operation runs in order; failures leave the feed in memory only. */
+export class ActivityStore {
+  private db: Promise<IDBPDatabase<ActivityDb>> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly tabId: string,
+    private readonly name: string = ACTIVITY_DB_NAME,
+  ) {}
+
+  /** This tab's kept entries, newest first. */
+  load(): Promise<ActivityEntry[]> {
+    return this.enqueue(async () => {
+      const rows: unknown[] = await (await this.open()).getAllFromIndex(STORE, 'byTab', this.tabId);
+      const entries: ActivityEntry[] = [];
+      for (const raw of rows.slice(-ACTIVITY_CAPACITY)) {
+        const row = ActivityRowSchema.safeParse(raw);
+        if (row.success) entries.push(row.data.entry);
+      }
+      return entries.reverse();
+    }, []);
+  }
+
+  /** Keeps one entry, then drops the origin's oldest rows beyond the capacity. */
+  add(entry: ActivityEntry): Promise<void> {
+    return this.enqueue(async () => {
+      const parsed = ActivityRowSchema.safeParse({ tabId: this.tabId, entry: restingEntry(entry) });
+      if (!parsed.success) return;
+      const tx = (await this.open()).transaction(STORE, 'readwrite');
+      await tx.store.add(parsed.data);
+      let excess = (await tx.store.count()) - ACTIVITY_CAPACITY;
+      let cursor = excess > 0 ? await tx.store.openCursor() : null;
+      while (cursor && excess > 0) {
+        await cursor.delete();
+        excess -= 1;
+        cursor = await cursor.continue();
+      }
+      await tx.done;
+    }, undefined);
+  }
+
+  /** Closes the connection; the next operation reopens it. */
+  close(): void {
+    const db = this.db;
+    this.db = null;
+    void db?.then((open) => open.close()).catch(() => undefined);
+  }
+
+  private enqueue<T>(work: () => Promise<T>, fallback: T): Promise<T> {
+    const next = this.queue.then(work).catch(() => fallback);
+    this.queue = next;
+    return next;
+  }
+
+  private open(): Promise<IDBPDatabase<ActivityDb>> {
+    this.db ??= openDB<ActivityDb>(this.name, SCHEMA_VERSION, {
+      upgrade(db) {
+        const store = db.createObjectStore(STORE, { autoIncrement: true });
+        store.createIndex('byTab', 'tabId');
+      },
+      // Another tab needs a newer schema: let it, and reopen on our next operation.
+      blocking: () => this.close(),
+      terminated: () => {
+        this.db = null;
+      },
+    });
+    const opening = this.db;
+    opening.catch(() => {
+      if (this.db === opening) this.db = null;
+    });
+    return opening;
+  }
+}

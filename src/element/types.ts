@@ -1,0 +1,31 @@
+/**
+ * The element's public shapes: the details of the DOM events it dispatches.
+ */
+import type { BridgeStatus } from '../bridge/types.js';
+import type { Grant } from '../protocol/policy.js';
+
+/** Who set the grant. */
+export type GrantSource =
+  /** The person, in the element's grant control. */
+  | 'person'
+  /** A pairing link that proposed a grant (`tradescript-mcp pair --grant …`). */
+  | 'pairing-link'
+  /** Kept from an earlier choice in this tab (a reload). */
+  | 'restored';
+
+/** Detail of `tradescript-grant`. */
+export interface GrantChangeDetail {
+  grant: Grant;
+  source: GrantSource;
+}
+
+/** `tradescript-status`: every bridge status change; detail is the status. */
+export const STATUS_EVENT = 'tradescript-status';
+/** `tradescript-grant`: the grant changed; detail is {@link GrantChangeDetail}. */
+export const GRANT_EVENT = 'tradescript-grant';
+
+/** The event map of `<tradescript-bridge>`. */
+export interface TradescriptBridgeEventMap {
+  [STATUS_EVENT]: CustomEvent<BridgeStatus>;
+  [GRANT_EVENT]: CustomEvent<GrantChangeDetail>;
+}
