@@ -31,10 +31,11 @@ async function reload(): Promise<void> {
 }
 
 const place = (operationId: string, clientOrderId: string, hang = false): Promise<Outcome> =>
-  page.evaluate(
-    ([o, c, h]) => window.sdkLedgerTest.place(o, c, h) as Promise<unknown>,
-    [operationId, clientOrderId, hang] as const,
-  ) as Promise<Outcome>;
+  page.evaluate(([o, c, h]) => window.sdkLedgerTest.place(o, c, h) as Promise<unknown>, [
+    operationId,
+    clientOrderId,
+    hang,
+  ] as const) as Promise<Outcome>;
 
 const dispatches = (): Promise<number> => page.evaluate(() => window.sdkLedgerTest.dispatches());
 

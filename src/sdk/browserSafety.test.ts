@@ -28,4 +28,19 @@ describe('SPEC §1 the host SDK is browser code', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it('SPEC §12 the snapshot engines are only ever loaded by dynamic import()', () => {
+    const engines = /(from\s*|import\s*|import\(\s*)['"](@zumer\/snapdom|html-to-image)['"]/g;
+    const uses: string[] = [];
+    for (const file of sources(root)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(engines)) {
+        const kind = match[1]?.startsWith('import(') ? 'dynamic' : 'static';
+        uses.push(`${relative(root, file)}: ${kind} ${match[2]}`);
+      }
+    }
+    expect(uses.sort()).toEqual([
+      'capture/domCapture.ts: dynamic @zumer/snapdom',
+      'capture/domCapture.ts: dynamic html-to-image',
+    ]);
+  });
 });

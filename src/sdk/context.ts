@@ -1,7 +1,7 @@
 /**
  * `tradescript_get_context` on the page (SPEC §3): one target's state,
- * capabilities, revisions and access, plus every registered target as the
- * routing authority.
+ * capabilities, revisions, subscription channels and access, plus every
+ * registered target (with whether it is renderable) as the routing authority.
  */
 import {
   checkJsonShape,
@@ -16,10 +16,12 @@ import {
   type RelayLimits,
   type Target,
 } from '../protocol/index.js';
+import { isRenderable } from './capture/capture.js';
+import type { HostCore } from './core.js';
 import { fitsIn, limitExceeded } from './limits.js';
 import { redactJson } from './redact.js';
 import type { RevisionStore } from './revisions.js';
-import type { TargetEntry, TargetRegistry } from './targets.js';
+import type { TargetEntry } from './targets.js';
 
 /** What context is read with. */
 export interface ContextRequest {
@@ -36,7 +38,7 @@ function availableTarget(entry: TargetEntry): AvailableTarget {
     target: entry.target,
     label: entry.registration.label,
     controllers: [...entry.mounts.keys()],
-    renderable: false,
+    renderable: isRenderable(entry),
   };
 }
 
@@ -59,10 +61,10 @@ function revisionsOf(entry: TargetEntry, revisions: RevisionStore): ContextData[
 
 /** Reads the context of one registered target. */
 export function readContext(
-  registry: TargetRegistry,
-  revisions: RevisionStore,
+  core: Pick<HostCore, 'registry' | 'revisions' | 'channels'>,
   request: ContextRequest,
 ): { ok: true; data: ContextData } | { ok: false; error: ErrorObject } {
+  const { registry, revisions } = core;
   const entry = registry.get(request.target);
   if (!entry) {
     const message =
@@ -79,15 +81,20 @@ export function readContext(
   const { jsonDepth, stringLength } = request.limits;
   const breach = checkJsonShape(state, { jsonDepth: Math.max(1, jsonDepth - 2), stringLength });
   if (breach) return { ok: false, error: limitExceeded(breach.limit, breach.max) };
+  const subscriptions = core.channels.available(entry);
   const data: ContextData = {
     sessionId: request.sessionId,
     target: entry.target,
     label: entry.registration.label,
     state: redactJson(state) as Record<string, unknown>,
-    capabilities: { controllers: [...entry.mounts.keys()], renderable: false, channels: [] },
+    capabilities: {
+      controllers: [...entry.mounts.keys()],
+      renderable: isRenderable(entry),
+      channels: subscriptions.map((c) => c.channelId),
+    },
     availableTargets: registry.all().map(availableTarget),
     controllerRevisions: revisionsOf(entry, revisions),
-    availableSubscriptions: [],
+    availableSubscriptions: subscriptions,
     environment: request.environment,
     access: {
       grant: request.grant,

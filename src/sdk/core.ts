@@ -11,6 +11,7 @@ import type {
   RelayLimits,
   RequestAttachment,
 } from '../protocol/index.js';
+import type { ChannelHub } from './channels/channelHub.js';
 import type { Deadline } from './deadline.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
 import type { RevisionStore } from './revisions.js';
@@ -21,6 +22,7 @@ import type { ActivityEntry, ConfirmHandler } from './types.js';
 export interface HostCore {
   readonly registry: TargetRegistry;
   readonly revisions: RevisionStore;
+  readonly channels: ChannelHub;
   readonly ledger: OperationLedger;
   readonly confirm: ConfirmHandler | undefined;
   readonly confirmationTimeoutMs: number;

@@ -98,17 +98,18 @@ export type ArgsOf<S extends ControlSpec> = S extends ControlSpec<infer A, z.Zod
 /** The value type of a control's result. */
 export type ResultOf<S extends ControlSpec> = z.input<S['result']>;
 
-const SCHEMA_OPTIONS = { unrepresentable: 'any', io: 'input' } as const;
-
-/** A bounded portable JSON Schema for one zod schema (no `$schema` key). */
-export function portableJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, SCHEMA_OPTIONS) as Record<string, unknown>;
+/**
+ * A portable JSON Schema for one zod schema (no `$schema` key): of what it
+ * accepts (`input`, the default) or of what it produces (`output`).
+ */
+export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as Record<string, unknown>;
   delete json['$schema'];
   return json;
 }
 
 /** Renders a JSON Schema as a short TS-style type for signatures. */
-function typeText(schema: Record<string, unknown>, depth = 0): string {
+export function typeText(schema: Record<string, unknown>, depth = 0): string {
   if (depth > 3) return '…';
   if ('const' in schema) return JSON.stringify(schema['const']);
   const anyOf = (schema['anyOf'] ?? schema['oneOf']) as Record<string, unknown>[] | undefined;

@@ -44,11 +44,11 @@ describe('host: targets and mounts', () => {
 });
 
 describe('host: catalog and activity', () => {
-  it('the catalog describes every declared controller, mounted or not', () => {
+  it('the catalog describes every declared controller, mounted or not, and the built-in channels', () => {
     const host = createTerminalHost({ environment: 'paper', controllers: [ordersController] });
     const catalog = CatalogSchema.parse(host.catalog());
     expect(catalog.controls.map((c) => c.controlId)).toContain('orders.placeOrder');
-    expect(catalog.channels).toEqual([]);
+    expect(catalog.channels.map((c) => c.channelId)).toEqual(['data.quotes', 'trading.events']);
     const place = catalog.controls.find((c) => c.controlId === 'orders.placeOrder');
     expect(place).toMatchObject({ risk: 'financial', accessClass: 'trade', mutation: true, operationOptionsIndex: 1 });
   });

@@ -3,14 +3,18 @@
  * targets, mounted controllers, revisions, the person's grant and the operation
  * ledger, and answers the bridge runtime's requests without ever throwing.
  */
-import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant } from '../protocol/index.js';
+import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant, type Target } from '../protocol/index.js';
 import { runBatch } from './batch.js';
+import { captureTarget } from './capture/capture.js';
+import { ChannelHub } from './channels/channelHub.js';
+import type { ChannelSource } from './channels/declareChannel.js';
 import { readContext } from './context.js';
 import type { CallEnv, HostCore } from './core.js';
 import { sleep as defaultSleep, startDeadline } from './deadline.js';
 import { describeCached } from './descriptorCache.js';
 import { Dispatcher, internalError } from './dispatcher.js';
 import { defaultLedger } from './ledger/defaultLedger.js';
+import { listenerSet } from './listeners.js';
 import { listControls } from './listing.js';
 import { RevisionStore } from './revisions.js';
 import { TargetRegistry } from './targets.js';
@@ -31,6 +35,7 @@ function coreOf(options: TerminalHostOptions, grant: () => Grant, activity: (e: 
   return {
     registry,
     revisions,
+    channels: new ChannelHub(options.channels),
     ledger: options.ledger ?? defaultLedger(),
     confirm: options.confirm,
     confirmationTimeoutMs: Math.min(options.confirmationTimeoutMs ?? Infinity, RELAY_TIMING.confirmationTimeoutMs),
@@ -64,7 +69,7 @@ async function answer(
   }
   switch (op.kind) {
     case 'context':
-      return readContext(core.registry, core.revisions, {
+      return readContext(core, {
         sessionId: request.sessionId,
         target: op.target,
         adapter: request.adapter,
@@ -111,31 +116,16 @@ async function answerBatch(
   return { ok: true, data };
 }
 
-/** The activity feed: listeners that can never change an outcome. */
-function activityFeed() {
-  const listeners = new Set<(entry: ActivityEntry) => void>();
-  return {
-    notify(entry: ActivityEntry): void {
-      for (const listener of listeners) {
-        try {
-          listener(entry);
-        } catch {
-          // A failing feed must not change an outcome.
-        }
-      }
-    },
-    subscribe(listener: (entry: ActivityEntry) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
-
 /** Creates the host SDK of one terminal tab. */
 export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   let grant: Grant = GrantSchema.parse(options.grant ?? DEFAULT_GRANT);
-  const feed = activityFeed();
+  const feed = listenerSet<ActivityEntry>();
+  const unregistered = listenerSet<Target>();
   const core = coreOf(options, () => grant, feed.notify);
+  core.registry.onUnregister((entry) => {
+    core.channels.releaseTarget(entry);
+    unregistered.notify(entry.target);
+  });
   const dispatcher = new Dispatcher(core);
   return {
     environment: options.environment,
@@ -162,8 +152,23 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     },
     catalog: (): Catalog => ({
       controls: core.registry.declared().flatMap((d) => [...describeCached(d)]),
-      channels: [],
+      channels: core.channels.catalog(),
     }),
     onActivity: (listener) => feed.subscribe(listener),
+    provideChannel(target, channel, source) {
+      const entry = core.registry.get(target);
+      if (!entry) throw new Error(`Target ${JSON.stringify(target)} is not registered; call registerTarget first.`);
+      core.channels.provide(entry, channel, source as ChannelSource);
+    },
+    startBinding: (request, sink) => {
+      try {
+        return Promise.resolve(core.channels.start(core.registry.get(request.target), request, sink));
+      } catch {
+        return Promise.resolve({ ok: false, error: internalError() });
+      }
+    },
+    stopBinding: (subscriptionId, bindingId) => core.channels.stop(subscriptionId, bindingId),
+    onTargetUnregistered: (listener) => unregistered.subscribe(listener),
+    capture: (target, captureOptions) => captureTarget(core.registry.get(target), captureOptions),
   };
 }

@@ -4,6 +4,10 @@
  * Any new export here becomes public API.
  */
 export { createTerminalHost } from './host.js';
+export { quotesChannel, tradingEventsChannel } from './channels/builtins.js';
+export { declareChannel } from './channels/declareChannel.js';
+export type { ChannelDeclaration, ChannelEventOf, ChannelOptionsOf, ChannelSource } from './channels/declareChannel.js';
+export { MAX_EVENT_BYTES } from './channels/projection.js';
 export { arg, control, declareController } from './declare.js';
 export type { ArgSpec, ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
 export { ControlFailure, controlFailure } from './failures.js';
@@ -16,6 +20,12 @@ export type { LedgerEntry, LedgerKey, LedgerOutcome, LedgerState, OperationLedge
 export type {
   ActivityEntry,
   Availability,
+  BindingRequest,
+  BindingSink,
+  BindingSinkEvent,
+  BindingStart,
+  CaptureOptions,
+  CaptureOutcome,
   Catalog,
   ConfirmHandler,
   ControlContext,
@@ -23,6 +33,7 @@ export type {
   MountOptions,
   MountedController,
   Reconciliation,
+  RenderSource,
   RequestHooks,
   RevisionHandle,
   SessionOutcome,

@@ -45,9 +45,10 @@ export function secretAtBoundary(text: string, cut: number): boolean {
 
 /**
  * Normalizes and bounds a string. Returns `''` for blank text and null when a
- * possible secret sits at the truncation boundary.
+ * possible secret sits at the truncation boundary. What {@link redactJson}
+ * does to each string.
  */
-function boundText(text: string): string | null {
+export function redactString(text: string): string | null {
   const normalized = normalizeWhitespace(text);
   if (normalized.length <= BROKER_TEXT_MAX) return normalized;
   const cut = BROKER_TEXT_MAX - 1;
@@ -58,7 +59,7 @@ function boundText(text: string): string | null {
 /** Redacts one piece of broker text: normalized, ≤1,000 characters, null when blank or suppressed. */
 export function redactBrokerText(text: unknown): string | null {
   if (typeof text !== 'string') return null;
-  const bounded = boundText(text);
+  const bounded = redactString(text);
   return bounded === '' ? null : bounded;
 }
 
@@ -68,7 +69,7 @@ export function redactBrokerText(text: unknown): string | null {
  * suppressed string becomes null.
  */
 export function redactJson(value: unknown): unknown {
-  if (typeof value === 'string') return boundText(value);
+  if (typeof value === 'string') return redactString(value);
   if (Array.isArray(value)) return value.map(redactJson);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};

@@ -3,6 +3,7 @@
  * session target is always registered; charts and widgets come and go.
  */
 import { targetKey, type Target } from '../protocol/index.js';
+import type { ProvidedChannel } from './channels/channelHub.js';
 import type { ControllerDeclaration } from './declare.js';
 import type { RevisionStore } from './revisions.js';
 import type { MountOptions, MountedController, RevisionHandle, TargetHandle, TargetRegistration } from './types.js';
@@ -22,20 +23,32 @@ export interface TargetEntry {
   registration: TargetRegistration;
   /** Controller name → mount, in mount order. */
   readonly mounts: Map<string, Mount>;
+  /** Channel id → the source provided for it here, in provision order. */
+  readonly channels: Map<string, ProvidedChannel>;
 }
 
 const SESSION: Target = { scope: 'session' };
+
+function newEntry(target: Target, registration: TargetRegistration): TargetEntry {
+  return { target, registration, mounts: new Map(), channels: new Map() };
+}
 
 /** The targets of one host, and every controller it declared. */
 export class TargetRegistry {
   private readonly entries = new Map<string, TargetEntry>();
   private readonly declarations = new Map<string, ControllerDeclaration>();
+  private readonly unregistered = new Set<(entry: TargetEntry) => void>();
 
   constructor(
     private readonly revisions: RevisionStore,
     private readonly sessionRegistration: TargetRegistration,
   ) {
-    this.entries.set('session', { target: SESSION, registration: sessionRegistration, mounts: new Map() });
+    this.entries.set('session', newEntry(SESSION, sessionRegistration));
+  }
+
+  /** Runs `listener` synchronously each time a target unregisters, after its mounts are gone. */
+  onUnregister(listener: (entry: TargetEntry) => void): void {
+    this.unregistered.add(listener);
   }
 
   /** Adds a controller to the installed vocabulary; a different one with the same name is refused. */
@@ -73,16 +86,25 @@ export class TargetRegistry {
    */
   register(target: Target, registration: TargetRegistration): TargetHandle {
     const key = targetKey(target);
+    if (target.scope === 'session' && registration.render) {
+      throw new Error('The session target has no rendered root; register render sources on charts and widgets.');
+    }
     const existing = this.entries.get(key);
     if (target.scope === 'session' && existing) {
       existing.registration = registration;
     } else if (existing) {
       throw new Error(`Target ${key} is already registered; unregister it first.`);
     } else {
-      this.entries.set(key, { target: { ...target }, registration, mounts: new Map() });
+      this.entries.set(key, newEntry({ ...target }, registration));
     }
     const entry = this.entries.get(key)!;
-    return { target: entry.target, unregister: () => this.unregister(entry) };
+    let done = false;
+    const unregister = (): void => {
+      if (done) return;
+      done = true;
+      this.unregister(entry);
+    };
+    return { target: entry.target, unregister };
   }
 
   private unregister(entry: TargetEntry): void {
@@ -91,6 +113,7 @@ export class TargetRegistry {
     entry.mounts.clear();
     if (entry.target.scope === 'session') entry.registration = this.sessionRegistration;
     else this.entries.delete(key);
+    for (const listener of this.unregistered) listener(entry);
   }
 
   /** Mounts a controller on a registered target whose scope it supports. */

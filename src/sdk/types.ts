@@ -17,6 +17,7 @@ import type {
   Revisions,
   Target,
 } from '../protocol/index.js';
+import type { ChannelDeclaration, ChannelSource } from './channels/declareChannel.js';
 import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
 
@@ -28,7 +29,25 @@ export interface SurfacePolicy {
   deny?: readonly string[];
   /** Shown as `detail` of each denial. */
   detail?: string;
+  /**
+   * Channel patterns (exact ids or `prefix.*`, e.g. `data.*`) denied on this
+   * surface: left out of `availableSubscriptions`, and a binding start is
+   * `control_unavailable` with reason `surface-policy`.
+   */
+  denyChannels?: readonly string[];
+  /** When true, a snapshot of this surface is `control_unavailable` with reason `surface-policy`. */
+  denyCapture?: boolean;
 }
+
+/**
+ * How a chart or widget is rendered for a snapshot (SPEC §8): a canvas target
+ * hands over its own pixels (e.g. lightweight-charts `takeScreenshot()`); a DOM
+ * widget is rasterized by a snapshot engine loaded on first use (`snapdom` by
+ * default, `html-to-image` when selected).
+ */
+export type RenderSource =
+  | { kind: 'canvas'; capture: () => Promise<ImageBitmap | HTMLCanvasElement> }
+  | { kind: 'dom'; element: HTMLElement; engine?: 'snapdom' | 'html-to-image' };
 
 /** What a target registers with. */
 export interface TargetRegistration {
@@ -37,12 +56,18 @@ export interface TargetRegistration {
   surfacePolicy?: SurfacePolicy;
   /** Extra state shown in context for this target. */
   state?: () => Record<string, unknown>;
+  /** Makes the target renderable (a session target never is: registering it with one throws). */
+  render?: RenderSource;
 }
 
 /** A registered target. */
 export interface TargetHandle {
   readonly target: Target;
-  /** Unmounts its controllers, releases its subscription sources and forgets it. */
+  /**
+   * Unmounts its controllers, releases its channel sources' listeners
+   * synchronously (each exactly once), forgets it, then notifies
+   * {@link TerminalHost.onTargetUnregistered} listeners. A second call does nothing.
+   */
   unregister(): void;
 }
 
@@ -153,6 +178,47 @@ export interface Catalog {
   channels: ChannelDescriptor[];
 }
 
+/** One binding the bridge runtime starts (SPEC §7). */
+export interface BindingRequest {
+  sessionId: string;
+  subscriptionId: string;
+  /** Unique in its subscription. */
+  bindingId: string;
+  channelId: string;
+  target: Target;
+  /** Validated against the channel's options schema before the source is touched. */
+  options: unknown;
+  attachment: RequestAttachment;
+  /** The binding's index in the start request, for diagnostic paths `["bindings", i, "options", …]` (default 0). */
+  bindingIndex?: number;
+  /** The relay's depth and string limits for payloads (default: the product maxima). */
+  limits?: Pick<RelayLimits, 'jsonDepth' | 'stringLength'>;
+}
+
+/** What a binding hands the bridge: a projected payload, or a marker of one dropped (still a sequence number). */
+export type BindingSinkEvent =
+  | { readonly bindingId: string; readonly payload: unknown }
+  | { readonly bindingId: string; readonly dropped: 'invalid' | 'oversized' };
+
+/** Receives a binding's events synchronously, in the order the source emitted them. */
+export type BindingSink = (event: BindingSinkEvent) => void;
+
+/** The answer to a binding start. */
+export type BindingStart = { ok: true } | { ok: false; error: ErrorObject };
+
+/** Options of {@link TerminalHost.capture}. */
+export interface CaptureOptions {
+  /** Most pixels (width × height) of the bitmap; a larger capture is rasterized smaller. */
+  maxPixels: number;
+}
+
+/**
+ * A capture: a transferable bitmap, and the full-resolution size the target
+ * had (the bitmap is smaller when it was pre-scaled to fit `maxPixels`).
+ */
+export type CaptureOutcome =
+  { ok: true; bitmap: ImageBitmap; width: number; height: number } | { ok: false; error: ErrorObject };
+
 /** Everything a terminal needs to expose its controls. */
 export interface TerminalHost {
   readonly environment: Environment;
@@ -169,6 +235,34 @@ export interface TerminalHost {
   handle(request: SessionRequest, hooks?: RequestHooks): Promise<SessionOutcome>;
   catalog(): Catalog;
   onActivity(listener: (entry: ActivityEntry) => void): () => void;
+  /**
+   * Provides a channel's source on a registered target whose scope the
+   * channel supports (once per channel and target; the source goes with the
+   * target). Declares the channel if it was not declared up front.
+   */
+  provideChannel<C extends ChannelDeclaration>(target: Target, channel: C, source: ChannelSource<C>): void;
+  /**
+   * Starts one binding for the bridge runtime. Checks, in order: the target is
+   * registered (`target_not_found`); the channel is provided on it
+   * (`control_unavailable`, reason `not-mounted`) and allowed by its surface
+   * policy (`control_unavailable`, reason `surface-policy`); the binding id is
+   * free and the options valid (`invalid_input` at `["bindings", i, …]`).
+   * Only then is the source subscribed (a throwing source: `control_failed`).
+   * Each raw event then reaches `sink` projected or as a drop marker. Never throws.
+   */
+  startBinding(request: BindingRequest, sink: BindingSink): Promise<BindingStart>;
+  /** Stops one binding and releases its source's listener exactly once; unknown or repeated is harmless. */
+  stopBinding(subscriptionId: string, bindingId: string): void;
+  /** Called after a target unregistered and its sources were released (SPEC §7 target-unregistered). */
+  onTargetUnregistered(listener: (target: Target) => void): () => void;
+  /**
+   * Rasterizes a chart or widget target into a transferable `ImageBitmap`
+   * (SPEC §8): unknown target `target_not_found`; session target, or one
+   * registered without `render`, `target_not_renderable`; surface policy
+   * `denyCapture` `control_unavailable`; a failing capture `control_failed`.
+   * Never throws.
+   */
+  capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome>;
 }
 
 /** Options of {@link TerminalHost} creation. */
@@ -185,6 +279,8 @@ export interface TerminalHostOptions {
   now?: () => number;
   /** Controllers declared up front (part of the catalog before they are mounted). */
   controllers?: readonly ControllerDeclaration[];
+  /** Custom channels declared up front (the built-ins always are). */
+  channels?: readonly ChannelDeclaration[];
   /** The session target's label (default "Session"). */
   sessionLabel?: string;
   /** How reads wait between automatic retries (tests inject a fast one). */

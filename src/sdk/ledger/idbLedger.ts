@@ -130,7 +130,9 @@ export class IdbLedger implements OperationLedger {
 
   private async write(entry: LedgerEntry): Promise<void> {
     const resting = entryForRest(entry);
-    const row: LedgerRow = isEvictable(resting.state) ? { entry: resting, settledAt: this.settledAt() } : { entry: resting };
+    const row: LedgerRow = isEvictable(resting.state)
+      ? { entry: resting, settledAt: this.settledAt() }
+      : { entry: resting };
     const db = await this.open();
     const tx = db.transaction(STORE, 'readwrite');
     const key = idbKey(entry);

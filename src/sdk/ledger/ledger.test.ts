@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createTerminalHost } from '../host.js';
-import { SESSION, FakeBroker, call, order, ordersController, ordersImpl, owned, request, terminal } from '../test/fixtures.js';
+import {
+  SESSION,
+  FakeBroker,
+  call,
+  order,
+  ordersController,
+  ordersImpl,
+  owned,
+  request,
+  terminal,
+} from '../test/fixtures.js';
 import { errorOf, receiptOf } from '../test/expect.js';
 import { MemoryLedger } from './memoryLedger.js';
 import {
