@@ -102,6 +102,7 @@ describe('<tradescript-bridge> in real Chromium', () => {
     expect(page.url()).not.toContain('#pair');
     expect(page.url()).toContain('?relay=');
     await expect.poll(() => page.locator(`${ELEMENT} [data-testid=state]`).innerText()).toBe('Paired');
+    expect(await page.locator(`${ELEMENT} [role=status][aria-live=polite]`).textContent()).toMatch(/^Paired\./);
     const sessionId = (await page.evaluate(() => window.elementTest.status()?.sessionId)) ?? '';
     expect(await page.locator(`${ELEMENT} [part=status]`).innerText()).toContain(sessionId.slice(0, 8));
     await expect
@@ -187,11 +188,20 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await page.keyboard.press('Escape');
     expect(outcomeOf(await escaped)).toBe('execution_declined');
 
-    await page.evaluate(() => window.elementTest.setConfirmTimeout(300));
-    const unanswered = await call('orders.cancelAll');
-    expect(outcomeOf(unanswered)).toBe('execution_declined');
+    await page.evaluate(() => window.elementTest.setConfirmTimeout(1_000));
+    const unanswered = call('orders.cancelAll');
+    const lateApprove = await confirm.getByRole('button', { name: 'Approve' }).elementHandle();
+    expect(outcomeOf(await unanswered)).toBe('execution_declined');
+    expect(await confirm.count()).toBe(0);
+    // The person clicks Approve just after the window closed: nothing runs, nothing reopens.
+    await lateApprove!.evaluate((button) => (button as HTMLButtonElement).click());
     expect(await confirm.count()).toBe(0);
     await page.evaluate(() => window.elementTest.setConfirmTimeout(20_000));
+
+    const cancelled = page.evaluate(() => window.elementTest.callCancelledAfter('orders.cancelAll', 300));
+    await confirm.waitFor();
+    expect(outcomeOf(await cancelled)).toBe('execution_declined');
+    await confirm.waitFor({ state: 'detached' });
     expect(await ran()).toBe(start);
 
     const approved = call('orders.cancelAll');
