@@ -5,14 +5,21 @@
  */
 import './styles/base.css';
 import './styles/panels.css';
+import './styles/trading.css';
 import type { MountedController } from '../../src/sdk/types.js';
 import { BridgeSession } from './bridge/bridgeSession.js';
+import { OffsetClock } from './broker/clock.js';
+import { PaperBroker } from './broker/paperBroker.js';
 import { takePairCode } from './bridge/pairing.js';
 import { ChartPane } from './chart/chartPane.js';
 import { CHART_IDS, mountTerminal, WIDGET_IDS } from './host/terminalHost.js';
 import type { Interval } from './market/candles.js';
 import { MarketSimulator } from './market/simulator.js';
-import { exposeTestHooks, type ChartHook } from './testHooks.js';
+import { exposeTestHooks, type BrokerHook, type ChartHook } from './testHooks.js';
+import { showDecimal } from './trading/panels/display.js';
+import { LadderModel } from './trading/ladderModel.js';
+import { mountPanels } from './trading/mountPanels.js';
+import { mountTrading } from './trading/mountTrading.js';
 import { byTestId, setText } from './ui/dom.js';
 import { FrameBatcher } from './ui/frameBatcher.js';
 import { GrantSwitch } from './ui/grantSwitch.js';
@@ -33,6 +40,13 @@ function readSeed(search: string): number {
 }
 
 const market = new MarketSimulator({ seed: readSeed(window.location.search) });
+const brokerClock = new OffsetClock();
+const broker = new PaperBroker({ market, clock: brokerClock, seed: market.seed });
+// `?faults=` injects paper-broker failures for tests (grammar in demo/README.md).
+if (broker.faults.addText(new URLSearchParams(window.location.search).get('faults') ?? '').length > 0) {
+  console.warn('Some ?faults= items were not understood; see demo/README.md for the grammar.');
+}
+const ladder = new LadderModel('BTCUSDT');
 const frames = new FrameBatcher();
 const mountedCharts = new Map<string, MountedController>();
 const bumpViewport = (chartId: string) => (): void => void mountedCharts.get(chartId)?.revisions.bump('viewport');
@@ -51,6 +65,7 @@ const mainPane = charts[0]?.pane;
 new WatchlistView(byTestId('watchlist-body'), watchlist, market, frames, (symbol) => {
   mainPane?.setSymbol(symbol);
   bumpViewport(CHART_IDS.main)();
+  ladder.setSymbol(symbol);
 });
 
 const { host, charts: mounted } = mountTerminal({
@@ -60,11 +75,16 @@ const { host, charts: mounted } = mountTerminal({
   terminalState: () => ({
     account: 'PAPER-001',
     charts: charts.map(({ pane }) => pane.chartId),
-    widgets: Object.values(WIDGET_IDS),
+    widgets: [...Object.values(WIDGET_IDS), 'depth-ladder'],
     marketSeed: market.seed,
+    openOrders: broker.view.orders().filter((o) => ['new', 'working', 'partiallyFilled'].includes(o.status)).length,
+    positions: broker.view.positions().length,
+    equity: Object.fromEntries(broker.view.accounts().map((a) => [a.accountId, a.equity])),
   }),
 });
 for (const [chartId, controller] of mounted) mountedCharts.set(chartId, controller);
+mountTrading(host, broker, ladder);
+mountPanels({ broker, market, frames, ladder });
 
 const pill = new StatusPill(byTestId('bridge-status'));
 const banner = new PairingBanner(byTestId('pairing-banner'));
@@ -92,7 +112,33 @@ exposeTestHooks({
   bridgeStatus: () => session.status(),
   bridge: () => session.bridge(),
   seed: market.seed,
+  broker: brokerHook(),
 });
+
+function brokerHook(): BrokerHook {
+  const { view, faults } = broker;
+  return {
+    orders: (accountId) => view.orders(accountId),
+    positions: (accountId) => view.positions(accountId),
+    accounts: () => view.accounts(),
+    fills: (accountId) => view.fills(accountId),
+    alerts: () => view.alerts(),
+    events: () => broker.events.recent(),
+    faults: {
+      set: (text) => {
+        faults.clear();
+        return faults.addText(text);
+      },
+      add: (spec) => faults.add(spec),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
+    reauthenticate: () => broker.reauthenticate(),
+    advance: (ms) => brokerClock.advance(ms),
+    now: () => brokerClock.now(),
+    instance: broker,
+  };
+}
 
 function chartHook(pane: ChartPane): ChartHook {
   return {
@@ -104,6 +150,18 @@ function chartHook(pane: ChartPane): ChartHook {
   };
 }
 
+/** The header shows the main account's equity, live. */
+function startEquity(): void {
+  const node = byTestId('equity');
+  const paint = (): void => {
+    const equity = broker.view.accounts().find((a) => a.accountId === 'PAPER-001')?.equity;
+    setText(node, `${showDecimal(equity)} USDT`);
+  };
+  market.subscribe(() => frames.schedule('equity', paint));
+  broker.events.onChange(() => frames.schedule('equity', paint));
+  paint();
+}
+
 function startClock(): void {
   const clock = byTestId('clock');
   setText(byTestId('market-seed'), `seed ${market.seed}`);
@@ -113,5 +171,6 @@ function startClock(): void {
 }
 
 startClock();
+startEquity();
 market.start(500);
 void session.start(window.location.origin);

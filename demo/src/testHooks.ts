@@ -4,13 +4,18 @@
  *
  *   await page.waitForFunction(() => window.__tradescriptDemo?.bridgeStatus().state === 'paired');
  *   const range = await page.evaluate(() => window.__tradescriptDemo!.charts['btc-main']!.visibleRange());
+ *   await page.evaluate(() => window.__tradescriptDemo!.broker.faults.set('lostResponse:orders.placeOrder:1'));
  *
  * Panels, the status pill (`bridge-status`) and the banner (`pairing-banner`)
  * carry stable `data-testid` attributes for locators.
  */
 import type { BridgeHandle, BridgeStatus } from '../../src/bridge/types.js';
-import type { Revisions } from '../../src/protocol/index.js';
+import type { Revisions, TradingEvent } from '../../src/protocol/index.js';
 import type { TerminalHost } from '../../src/sdk/types.js';
+import type { Alert } from './broker/alertBook.js';
+import type { FaultRule, FaultSpec } from './broker/faults.js';
+import type { PaperBroker } from './broker/paperBroker.js';
+import type { AccountSummary, Fill, Order, Position } from './broker/schemas.js';
 import type { TradingLine } from './chart/tradingLines.js';
 import type { TimeRange } from './host/chartModel.js';
 import type { Interval } from './market/candles.js';
@@ -25,6 +30,33 @@ export interface ChartHook {
   revisions(): Revisions;
 }
 
+/** What a test may read and do at the paper broker. */
+export interface BrokerHook {
+  /** Orders, oldest first (optionally of one account). */
+  orders(accountId?: string): Order[];
+  positions(accountId?: string): Position[];
+  accounts(): AccountSummary[];
+  fills(accountId?: string): Fill[];
+  alerts(): Alert[];
+  /** The last trading events (the `trading.events` source), oldest first. */
+  events(): TradingEvent[];
+  faults: {
+    /** Replaces every fault with the grammar's items; returns what could not be read. */
+    set(text: string): string[];
+    add(spec: FaultSpec): FaultRule;
+    clear(): void;
+    list(): FaultRule[];
+  };
+  /** Ends a session expiry, as the person's "Re-authenticate" does. */
+  reauthenticate(): void;
+  /** Moves the broker clock forward (previews and FX quotes expire). */
+  advance(ms: number): void;
+  /** The broker clock, epoch ms. */
+  now(): number;
+  /** The broker itself (e.g. to bind `broker.events` to the trading.events channel). */
+  instance: PaperBroker;
+}
+
 /** The demo's test hooks. */
 export interface DemoHooks {
   host: TerminalHost;
@@ -34,6 +66,7 @@ export interface DemoHooks {
   bridge(): BridgeHandle | null;
   /** The market seed: the same seed shows the same prices. */
   seed: number;
+  broker: BrokerHook;
 }
 
 declare global {
