@@ -1,7 +1,8 @@
 /**
  * MCP attachments (SPEC §2): one per MCP client connection, each with an opaque
  * operation namespace. Ended ids are remembered (bounded) so a late request
- * from an ended attachment gets a clear answer.
+ * from an ended attachment gets a clear answer, and so an attachment the person
+ * ended is never resumed by a front that followed the hub to a new process.
  */
 import type { AttachmentSummary } from '../../protocol/index.js';
 import type { AttachmentHandle, AttachmentInfo } from './hubPort.js';
@@ -18,13 +19,18 @@ export interface AttachmentRecord extends AttachmentHandle {
 export class AttachmentRegistry {
   private readonly live = new Map<string, AttachmentRecord>();
   private readonly ended = new Set<string>();
+  private readonly endedByPerson = new Set<string>();
 
-  /** Registers a new attachment with a fresh id and namespace. */
-  add(info: AttachmentInfo, now: Date): AttachmentRecord {
-    const attachmentId = randomId('a');
+  /**
+   * Registers an attachment: a fresh id and namespace, or the kept ones of an
+   * attachment resumed after its front followed the hub to a new process.
+   */
+  add(info: AttachmentInfo, now: Date, kept?: AttachmentHandle): AttachmentRecord {
+    const attachmentId = kept?.attachmentId ?? randomId('a');
+    this.ended.delete(attachmentId);
     const record: AttachmentRecord = {
       attachmentId,
-      namespace: randomId('ns', 16),
+      namespace: kept?.namespace ?? randomId('ns', 16),
       summary: {
         attachmentId,
         clientName: info.clientName.slice(0, 128),
@@ -36,11 +42,16 @@ export class AttachmentRegistry {
     return record;
   }
 
+  /** True when a front may resume this id: not live here, and not ended by the person. */
+  resumable(attachmentId: string): boolean {
+    return !this.live.has(attachmentId) && !this.endedByPerson.has(attachmentId);
+  }
+
   /** Removes an attachment; false when it was not attached. */
-  remove(attachmentId: string): boolean {
+  remove(attachmentId: string, byPerson = false): boolean {
     if (!this.live.delete(attachmentId)) return false;
-    this.ended.add(attachmentId);
-    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.values().next().value as string);
+    remember(this.ended, attachmentId);
+    if (byPerson) remember(this.endedByPerson, attachmentId);
     return true;
   }
 
@@ -61,4 +72,9 @@ export class AttachmentRegistry {
   summaries(): AttachmentSummary[] {
     return [...this.live.values()].map((a) => a.summary);
   }
+}
+
+function remember(set: Set<string>, id: string): void {
+  set.add(id);
+  if (set.size > ENDED_KEPT) set.delete(set.values().next().value as string);
 }

@@ -117,6 +117,19 @@ export class Hub implements HubPort, ConnectionSink {
     return { attachmentId: record.attachmentId, namespace: record.namespace };
   }
 
+  /**
+   * Re-registers an attachment under its kept id and namespace (a front that
+   * followed the hub to this process), so the operation ledger in the page
+   * still finds its entries. Null when the id is live here or the person ended it.
+   */
+  resume(kept: AttachmentHandle, info: AttachmentInfo): AttachmentHandle | null {
+    if (!this.attachments.resumable(kept.attachmentId)) return null;
+    const record = this.attachments.add(info, new Date(this.now()), kept);
+    this.logger.info('attachment resumed', { attachmentId: record.attachmentId, transport: info.transport });
+    this.attachmentsChanged();
+    return { attachmentId: record.attachmentId, namespace: record.namespace };
+  }
+
   async detach(attachmentId: string): Promise<void> {
     this.endAttachment(attachmentId, false);
   }
@@ -276,7 +289,7 @@ export class Hub implements HubPort, ConnectionSink {
 
   /** @internal Ends an attachment: the pages hear `attachment.ended`; the person's detach is announced. */
   endAttachment(attachmentId: string, byPerson: boolean): void {
-    if (!this.attachments.remove(attachmentId)) return;
+    if (!this.attachments.remove(attachmentId, byPerson)) return;
     this.logger.info('detached', { attachmentId, byPerson });
     for (const conn of this.conns) if (conn.host) conn.send({ t: 'attachment.ended', attachmentId });
     this.attachmentsChanged();

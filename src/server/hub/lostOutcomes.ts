@@ -15,13 +15,14 @@ import {
 } from '../../protocol/index.js';
 import type { HubOutcome } from './hubPort.js';
 
-/** Why an answer never came. */
-export type LossCause = 'socket' | 'deadline' | 'session-closed' | 'shutdown';
+/** Why an answer never came (`link`: a front's link to the hub process dropped). */
+export type LossCause = 'socket' | 'deadline' | 'session-closed' | 'shutdown' | 'link';
 
 /** What is known about the lost request. */
 export interface LossContext {
   op: Operation;
-  catalog: CatalogDocument;
+  /** True when a control may change state (see {@link isMutation}). */
+  mutates: (controlId: string) => boolean;
   cause: LossCause;
   /** Epoch ms when the request frame was sent. */
   dispatchedAt: number;
@@ -53,6 +54,7 @@ const READ_LOST: Record<LossCause, string> = {
   'session-closed':
     'The terminal tab closed its session before it answered. Read tradescript://sessions for the current sessions.',
   shutdown: 'The server is shutting down; nothing was answered. Retry once it is back.',
+  link: 'The connection to the TradeScript hub process dropped before the terminal answered. Retry after a short wait.',
 };
 
 const MUTATION_LOST: Record<LossCause, string> = {
@@ -61,6 +63,7 @@ const MUTATION_LOST: Record<LossCause, string> = {
   deadline: 'The terminal did not answer within the call deadline after the call was sent: it may or may not have run.',
   'session-closed': 'The terminal tab closed its session after the call was sent: it may or may not have run.',
   shutdown: 'The server shut down after the call was sent: it may or may not have run.',
+  link: 'The connection to the TradeScript hub process dropped after the call was sent: it may or may not have run, and it will not be re-sent.',
 };
 
 const RECONCILE = ' Reconcile with reads (context, the orders or alerts list) before deciding on a new operation.';
@@ -88,7 +91,7 @@ function mutationLost(call: RelayCall, ctx: LossContext): ErrorObject {
 }
 
 function callLost(call: RelayCall, ctx: LossContext): ErrorObject {
-  return isMutation(call.controlId, ctx.catalog) ? mutationLost(call, ctx) : readLost(ctx.cause);
+  return ctx.mutates(call.controlId) ? mutationLost(call, ctx) : readLost(ctx.cause);
 }
 
 /** The outcome of a request whose answer never came. */

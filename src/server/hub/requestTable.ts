@@ -6,7 +6,7 @@
 import type { BrowserFrame, Operation, RequestFrame } from '../../protocol/index.js';
 import type { RelayConnection } from '../relay/connection.js';
 import type { HubOutcome, HubRequestOptions } from './hubPort.js';
-import { cancelledOutcome, containsMutation, lostOutcome, type LossCause } from './lostOutcomes.js';
+import { cancelledOutcome, containsMutation, isMutation, lostOutcome, type LossCause } from './lostOutcomes.js';
 import type { SessionRecord } from './sessionRegistry.js';
 
 const FINISHED_KEPT = 1024;
@@ -121,7 +121,7 @@ export class RequestTable {
       p.id,
       lostOutcome({
         op: p.op,
-        catalog: p.session.catalog,
+        mutates: (controlId) => isMutation(controlId, p.session.catalog),
         cause,
         dispatchedAt: p.dispatchedAt,
         now: this.now(),
