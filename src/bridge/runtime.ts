@@ -55,12 +55,20 @@ class PageRuntime {
   readonly observer: WorkerObserver;
   private readonly router: HostRouter;
   private info: SessionInfo;
+  private sessionId: string | null;
   private lastStatus = '';
 
   constructor(deps: RuntimeDeps, config: RuntimeConfig, catalog: CatalogDocument, readonly page: Remote<PagePort>) {
     this.info = config.info;
+    this.sessionId = config.sessionId ?? null;
     const clock = deps.clock ?? systemClock;
-    this.observer = new WorkerObserver({ port: page, clock, journal: deps.journal, encoder: deps.encoder });
+    this.observer = new WorkerObserver({
+      port: page,
+      clock,
+      journal: deps.journal,
+      encoder: deps.encoder,
+      sessionOpen: () => this.session.status().open,
+    });
     this.observer.restore(config.sessionId);
     this.router = createHostRouter(
       page,
@@ -88,13 +96,25 @@ class PageRuntime {
       info: config.info,
       catalog,
       handler: this.router.handler,
-      onChange: () => this.emit(),
+      onChange: (status) => {
+        this.sessionIdChanged(status.sessionId);
+        this.emit();
+      },
+      onAttachments: (ids) => this.observer.attachmentsListed(ids),
     });
   }
 
   update(info: SessionInfo, catalog: CatalogDocument): void {
     this.info = info;
     this.session.update(info, catalog);
+  }
+
+  /** The server refused the kept id and gave a new one: the old session's subscriptions are gone with it. */
+  private sessionIdChanged(sessionId: string | null): void {
+    if (this.sessionId !== null && sessionId !== null && sessionId !== this.sessionId) {
+      this.observer.registry.sessionClosed(this.sessionId);
+    }
+    this.sessionId = sessionId ?? this.sessionId;
   }
 
   reportProgress(requestId: string, progress: number, total?: number): void {

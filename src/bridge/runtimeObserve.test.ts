@@ -159,6 +159,39 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     expect(await subscribe(peer, { action: 'poll', subscriptionId }, 'att-2')).toMatchObject({ ok: false, error: { code: 'subscription_not_found' } });
   });
 
+  it('an attachment missing from the attachments lists for a minute is treated as detached', async () => {
+    const host = new BindingHost();
+    const clock = new ManualClock();
+    const { peer } = await startRuntime(host, { clock });
+    const started = await subscribe(peer, startInput);
+    const subscriptionId = started.ok ? String(started.data['subscriptionId']) : '';
+    const timers = clock.waiting;
+    relay.send(peer, { t: 'attachments', sessionId: 'kept', list: [] });
+    await vi.waitFor(() => expect(clock.waiting).toBe(timers + 1));
+    // Ten seconds at a time, so the heartbeat's pongs keep the socket alive on the manual clock.
+    for (let s = 0; s < 5; s++) {
+      clock.advance(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    clock.advance(9_999);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(host.stopped).toEqual([]);
+    clock.advance(1);
+    await vi.waitFor(() => expect(host.stopped).toEqual([`${subscriptionId}/q`, `${subscriptionId}/t`]));
+    expect(await subscribe(peer, { action: 'poll', subscriptionId })).toMatchObject({ ok: true, data: { reason: 'attachment-detached' } });
+  });
+
+  it('when the server refuses the kept session id after a reconnect, the old session’s subscriptions close and release their sources', async () => {
+    const host = new BindingHost();
+    const { peer } = await startRuntime(host);
+    const started = await subscribe(peer, startInput);
+    const subscriptionId = started.ok ? String(started.data['subscriptionId']) : '';
+    relay.refusedSessionIds.add('kept');
+    peer.socket.terminate();
+    await vi.waitFor(() => expect(relay.framesOf('session.open').some((f) => f.sessionId === undefined)).toBe(true), { timeout: 5000 });
+    await vi.waitFor(() => expect(host.stopped).toEqual([`${subscriptionId}/q`, `${subscriptionId}/t`]));
+  });
+
   it('after a worker restart the tab’s known subscriptions are bridge-restarted tombstones (journal), others stay not found', async () => {
     const journal = createMemorySubscriptionJournal();
     const clock = new ManualClock();

@@ -53,6 +53,8 @@ export interface SessionOptions {
   catalog: CatalogDocument;
   handler: RequestHandler;
   onChange?: (status: SessionStatus) => void;
+  /** An `attachments` frame listed the MCP attachments now using the session (not a disconnect's empty list). */
+  onAttachments?: (attachmentIds: string[]) => void;
 }
 
 /** One session on a relay connection. */
@@ -171,7 +173,11 @@ export class SessionRegistry {
 
   /** Applies a session frame; one naming no session of ours (closed meanwhile) is ignored. */
   apply(frame: Extract<ServerFrame, { t: 'session.opened' | 'session.refused' | 'attachments' }>): void {
-    if (frame.t === 'attachments') return this.find(frame.sessionId)?.changed({ attachments: frame.list });
+    if (frame.t === 'attachments') {
+      const slot = this.find(frame.sessionId);
+      slot?.changed({ attachments: frame.list });
+      return slot?.options.onAttachments?.(frame.list.map((a) => a.attachmentId));
+    }
     const slot = [...this.slots].find((s) => s.pendingRef === frame.ref);
     if (!slot) return;
     slot.pendingRef = null;

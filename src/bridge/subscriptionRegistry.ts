@@ -120,6 +120,13 @@ export class SubscriptionRegistry {
     this.stopWhere((sub) => sessionId === undefined || sub.init.sessionId === sessionId, 'session-closed', true);
   }
 
+  /** Attachments owning an active (or starting) subscription. */
+  activeOwners(): Set<string> {
+    const owners = new Set<string>();
+    for (const sub of this.subs.values()) if (sub.state !== 'stopped') owners.add(sub.init.attachmentId);
+    return owners;
+  }
+
   /** Every visible subscription of a session (for the journal). */
   ofSession(sessionId: string): Subscription[] {
     return [...this.subs.values()].filter((sub) => sub.init.sessionId === sessionId && sub.state !== 'starting');

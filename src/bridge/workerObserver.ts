@@ -9,6 +9,7 @@ import type { Clock, TimerHandle } from './clock.js';
 import type { EventPortMessage, EventPortReceiver } from './eventBatch.js';
 import type { RelayOutcome } from './frames.js';
 import type { ObservePort } from './observeTypes.js';
+import { OrphanWatch } from './orphanWatch.js';
 import type { HandlerHooks } from './sessions.js';
 import type { ImageEncoder } from './snapshotEncode.js';
 import { takeSnapshot } from './snapshotService.js';
@@ -27,6 +28,8 @@ export interface ObserverDeps {
   clock: Clock;
   journal?: SubscriptionJournal;
   encoder?: ImageEncoder;
+  /** Whether the page's session is open now (default: always). */
+  sessionOpen?: () => boolean;
 }
 
 /** Reads one event-port message; anything else is ignored (the port is ours, but still a boundary). */
@@ -55,9 +58,16 @@ export class WorkerObserver {
   private saveTimer: TimerHandle | null = null;
   private restored: Promise<void> = Promise.resolve();
   private events: EventPortReceiver | null = null;
+  private readonly orphans: OrphanWatch;
 
   constructor(private readonly deps: ObserverDeps) {
     this.registry = new SubscriptionRegistry({ port: deps.port, now: () => deps.clock.now(), onChange: (id) => this.changed(id) });
+    this.orphans = new OrphanWatch({
+      clock: deps.clock,
+      owners: () => this.registry.activeOwners(),
+      end: (attachmentId) => this.registry.attachmentEnded(attachmentId),
+      isOpen: deps.sessionOpen ?? (() => true),
+    });
   }
 
   /** Listens to the page's event port. */
@@ -112,6 +122,11 @@ export class WorkerObserver {
     this.registry.attachmentEnded(attachmentId);
   }
 
+  /** An `attachments` frame: owners missing from it for a while are treated as detached. */
+  attachmentsListed(attachmentIds: readonly string[]): void {
+    this.orphans.listedNow(attachmentIds);
+  }
+
   /** The SDK unregistered a target (also reachable through the event port). */
   targetUnregistered(target: Target): void {
     this.registry.targetUnregistered(target);
@@ -119,6 +134,7 @@ export class WorkerObserver {
 
   /** The session closed: every subscription stops with `session-closed`, and the journal is written now. */
   close(): void {
+    this.orphans.close();
     this.registry.sessionClosed();
     this.events?.close?.();
     this.events = null;
