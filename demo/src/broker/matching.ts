@@ -11,6 +11,7 @@ import { isoAt } from './clock.js';
 import { div, formatDecimal, min, mul, roundTo, truncateTo, type Units } from './decimal.js';
 import type { BrokerEvents } from './events.js';
 import { instrumentOf, touchOf, type Instrument, type PriceSource, type PriceTick } from './instruments.js';
+import { orderEvent, type OrderEventExtra } from './orderEvents.js';
 import type { OrderRecord, OrderStore } from './orderStore.js';
 
 /** What matching works with. */
@@ -116,21 +117,6 @@ function applyCancels(parts: MatchParts, symbol: string): boolean {
   return pending.length > 0;
 }
 
-function emit(
-  parts: MatchParts,
-  order: OrderRecord,
-  type: TradingEvent['type'],
-  extra: { quantity?: string; price?: string; message?: string },
-): void {
-  parts.events.emit({
-    type,
-    time: isoAt(parts.now()),
-    accountId: order.accountId,
-    orderId: order.orderId,
-    clientOrderId: order.clientOrderId,
-    symbol: order.symbol,
-    side: order.side,
-    status: order.status,
-    ...extra,
-  });
+function emit(parts: MatchParts, order: OrderRecord, type: TradingEvent['type'], extra: OrderEventExtra): void {
+  parts.events.emit(orderEvent(type, order, parts.now(), extra));
 }

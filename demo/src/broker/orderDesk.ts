@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { isoAt } from './clock.js';
 import { formatDecimal, parseDecimal, type Units } from './decimal.js';
-import { isBrokerError, notFound, rejected } from './errors.js';
+import { notFound, rejected } from './errors.js';
+import { orderEvent, publishRejection, type OrderEventExtra } from './orderEvents.js';
 import type { BrokerEvents } from './events.js';
 import {
   checkClientOrderId,
@@ -270,46 +271,16 @@ export class OrderDesk {
     };
   }
 
-  /** Publishes order.rejected for a definite business rejection, then rethrows it. */
   private rejectionEvent<T>(request: OrderRequest, run: () => T): T {
-    try {
-      return run();
-    } catch (error) {
-      if (isBrokerError(error) && error.status === 400) {
-        this.parts.events.emit({
-          type: 'order.rejected',
-          time: isoAt(this.parts.now()),
-          accountId: request.accountId,
-          clientOrderId: request.clientOrderId,
-          symbol: request.symbol,
-          side: request.side,
-          quantity: request.quantity,
-          status: error.code,
-          message: error.message,
-        });
-      }
-      throw error;
-    }
+    return publishRejection(this.parts.events, this.parts.now, request, run);
   }
 
   private emitOrder(
     type: 'order.accepted' | 'order.modified' | 'order.cancelled',
     order: OrderRecord,
-    extra: { quantity?: string; price?: string | undefined; message?: string },
+    extra: OrderEventExtra,
   ): void {
-    this.parts.events.emit({
-      type,
-      time: isoAt(this.parts.now()),
-      accountId: order.accountId,
-      orderId: order.orderId,
-      clientOrderId: order.clientOrderId,
-      symbol: order.symbol,
-      side: order.side,
-      status: order.status,
-      ...(extra.quantity === undefined ? {} : { quantity: extra.quantity }),
-      ...(extra.price === undefined ? {} : { price: extra.price }),
-      ...(extra.message === undefined ? {} : { message: extra.message }),
-    });
+    this.parts.events.emit(orderEvent(type, order, this.parts.now(), extra));
   }
 
   private systemClientId(accountId: string, base: string): string {

@@ -56,6 +56,21 @@ describe('trading controller declarations (SPEC §5)', () => {
   });
 });
 
+describe('session context', () => {
+  it('shows accounts, open orders, positions and equity, and every trading controller', async () => {
+    const t = tradingHost();
+    const context = await t.context();
+    expect(context.state).toMatchObject({
+      orders: { accounts: ['PAPER-001', 'PAPER-002'], openOrders: 0, totalOrders: 0 },
+      positions: { positions: [{ accountId: 'PAPER-001', symbol: 'BTCUSDT', quantity: '0.15' }, {}, {}] },
+      alerts: { active: 5, triggered: 0 },
+    });
+    expect(Object.keys(context.controllerRevisions).sort()).toEqual(['alerts', 'fx', 'orders', 'positions', 'risk']);
+    const ladder = await t.context(LADDER);
+    expect(ladder.state).toEqual({ symbol: 'BTCUSDT' });
+  });
+});
+
 describe('fx controls (reference 002)', () => {
   it('confirms a fresh quote; a retry with the same id returns the recorded trade', async () => {
     const t = tradingHost();

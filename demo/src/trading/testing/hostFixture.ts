@@ -69,11 +69,14 @@ export function tradingHost() {
       },
     });
   };
-  /** The controller revisions of a target, from its context. */
-  const revisions = async (target: Target = SESSION): Promise<ContextData['controllerRevisions']> => {
+  /** A target's context, as tradescript_get_context reads it. */
+  const context = async (target: Target = SESSION): Promise<ContextData> => {
     const outcome = await handle({ kind: 'context', target });
     if (!outcome.ok) throw new Error(outcome.error.code);
-    return (outcome.data as ContextData).controllerRevisions;
+    return outcome.data as ContextData;
   };
-  return { ...fixture, host, ladder, trading, call, revisions };
+  /** The controller revisions of a target, from its context. */
+  const revisions = async (target: Target = SESSION): Promise<ContextData['controllerRevisions']> =>
+    (await context(target)).controllerRevisions;
+  return { ...fixture, host, ladder, trading, call, context, revisions };
 }
