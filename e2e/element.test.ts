@@ -165,6 +165,17 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await chooseGrant('write');
   });
 
+  it('SPEC §10 the kept feed is bounded to the newest 200 and skips rows that fail validation', async () => {
+    await page.evaluate(() => window.elementTest.callMany(205));
+    expect(await feedRows()).toHaveLength(200);
+    await page.evaluate(() => window.elementTest.corruptActivity());
+    await page.reload();
+    await ready(page);
+    const rows = await feedRows();
+    expect(rows).toHaveLength(200);
+    expect(rows.join('\n')).not.toContain('evil.row');
+  });
+
   it('SPEC §5 confirm mode: decline and no answer are execution_declined and nothing runs; approve runs', async () => {
     const confirm = page.locator(`${ELEMENT} [part=confirm]`);
     expect(await page.evaluate(() => window.elementTest.confirmMode())).toBe(false);

@@ -1,8 +1,10 @@
 /**
  * The activity feed: recent calls, newest first, in a box that scrolls inside
- * the element instead of growing it.
+ * the element instead of growing it. Rows are keyed by entry, so a new call
+ * inserts one row instead of rewriting every row below it.
  */
 import { html, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { ActivityEntry } from '../sdk/types.js';
 import { durationLabel, targetLabel, timeLabel } from './format.js';
 
@@ -26,7 +28,7 @@ export function renderFeed(entries: readonly ActivityEntry[]): TemplateResult {
       entries.length === 0
         ? html`<p class="empty">No MCP calls yet.</p>`
         : html`<ol tabindex="0" aria-labelledby="feed-label">
-            ${entries.map(row)}
+            ${repeat(entries, (entry) => entry, row)}
           </ol>`
     }
   </section>`;

@@ -52,6 +52,8 @@ function restingEntry(entry: ActivityEntry): ActivityEntry {
 export class ActivityStore {
   private db: Promise<IDBPDatabase<ActivityDb>> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private pending: ActivityRow[] = [];
+  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly tabId: string,
@@ -63,30 +65,24 @@ export class ActivityStore {
     return this.enqueue(async () => {
       const rows: unknown[] = await (await this.open()).getAllFromIndex(STORE, 'byTab', this.tabId);
       const entries: ActivityEntry[] = [];
-      for (const raw of rows.slice(-ACTIVITY_CAPACITY)) {
+      for (const raw of rows) {
         const row = ActivityRowSchema.safeParse(raw);
         if (row.success) entries.push(row.data.entry);
       }
-      return entries.reverse();
+      return entries.slice(-ACTIVITY_CAPACITY).reverse();
     }, []);
   }
 
-  /** Keeps one entry, then drops the origin's oldest rows beyond the capacity. */
+  /**
+   * Keeps one entry, then drops the origin's oldest rows beyond the capacity.
+   * Entries arriving while a write is queued share its transaction.
+   */
   add(entry: ActivityEntry): Promise<void> {
-    return this.enqueue(async () => {
-      const parsed = ActivityRowSchema.safeParse({ tabId: this.tabId, entry: restingEntry(entry) });
-      if (!parsed.success) return;
-      const tx = (await this.open()).transaction(STORE, 'readwrite');
-      await tx.store.add(parsed.data);
-      let excess = (await tx.store.count()) - ACTIVITY_CAPACITY;
-      let cursor = excess > 0 ? await tx.store.openCursor() : null;
-      while (cursor && excess > 0) {
-        await cursor.delete();
-        excess -= 1;
-        cursor = await cursor.continue();
-      }
-      await tx.done;
-    }, undefined);
+    const parsed = ActivityRowSchema.safeParse({ tabId: this.tabId, entry: restingEntry(entry) });
+    if (!parsed.success) return Promise.resolve();
+    this.pending.push(parsed.data);
+    this.flushing ??= this.enqueue(() => this.flush(), undefined);
+    return this.flushing;
   }
 
   /** Closes the connection; the next operation reopens it. */
@@ -94,6 +90,22 @@ export class ActivityStore {
     const db = this.db;
     this.db = null;
     void db?.then((open) => open.close()).catch(() => undefined);
+  }
+
+  private async flush(): Promise<void> {
+    const rows = this.pending;
+    this.pending = [];
+    this.flushing = null;
+    const tx = (await this.open()).transaction(STORE, 'readwrite');
+    for (const row of rows) await tx.store.add(row);
+    let excess = (await tx.store.count()) - ACTIVITY_CAPACITY;
+    let cursor = excess > 0 ? await tx.store.openCursor() : null;
+    while (cursor && excess > 0) {
+      await cursor.delete();
+      excess -= 1;
+      cursor = await cursor.continue();
+    }
+    await tx.done;
   }
 
   private enqueue<T>(work: () => Promise<T>, fallback: T): Promise<T> {

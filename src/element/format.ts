@@ -15,11 +15,20 @@ export function targetLabel(target: Target): string {
   }
 }
 
+// One formatter for every row: toLocaleTimeString builds a new one per call, which is slow for a full feed.
+let clock: Intl.DateTimeFormat | null = null;
+
 /** `14:03:27`, or the raw text when it is not a date. */
 export function timeLabel(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  clock ??= new Intl.DateTimeFormat(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+  return clock.format(date);
 }
 
 /** `12 ms`, `1.4 s`, `20 s`. */

@@ -241,6 +241,9 @@ export const elementStyles = css`
     border-block-start: 1px solid var(--_border);
   }
   .feed li {
+    /* Rows scrolled out of view are not laid out or painted. */
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto 2.6em;
     display: grid;
     grid-template-columns: auto 1fr auto;
     gap: 0 0.5rem;
