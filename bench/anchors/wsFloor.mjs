@@ -10,7 +10,20 @@ import { WebSocketServer } from 'ws';
 const PAGE = `<!doctype html><meta charset="utf-8"><title>ws floor</title><script>
 const ws = new WebSocket('ws://' + location.host + '/echo');
 ws.onmessage = (event) => ws.send(event.data);
-ws.onopen = () => { document.title = 'open'; };
+</script>`;
+
+/**
+ * The same echo with the socket in a dedicated Worker and every message making
+ * a round trip worker → main thread → worker before it goes back: the shape of
+ * the bridge (socket in the worker, controls on the main thread), without any of
+ * its work. Informational: not a SPEC §12 anchor.
+ */
+const WORKER_PAGE = `<!doctype html><meta charset="utf-8"><title>ws floor via worker</title><script>
+const source = "const ws = new WebSocket(" + JSON.stringify('ws://' + location.host + '/echo') + ");" +
+  "ws.onmessage = (event) => postMessage(event.data);" +
+  "onmessage = (event) => ws.send(event.data);";
+const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+worker.onmessage = (event) => worker.postMessage(event.data);
 </script>`;
 
 /** About the size of a relay call frame, so the floor moves comparable bytes. */
@@ -19,11 +32,12 @@ const PAYLOAD = JSON.stringify({ kind: 'call', body: 'x'.repeat(360) });
 /**
  * @param {{ newPage: Function }} h the harness
  * @param {import('playwright-core').Browser} browser
+ * @param {{ viaWorker?: boolean }} [opts]
  */
-export async function openWsFloor(h, browser) {
+export async function openWsFloor(h, browser, { viaWorker = false } = {}) {
   const http = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(PAGE);
+    res.end(viaWorker ? WORKER_PAGE : PAGE);
   });
   const wss = new WebSocketServer({ server: http, path: '/echo' });
   await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));

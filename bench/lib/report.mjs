@@ -39,12 +39,12 @@ export function verdict(check) {
 export function renderChecks(checks) {
   if (checks.length === 0) return '';
   const rows = checks.map((c) => {
-    const unit = c.unit ?? '';
+    const unit = Number.isFinite(c.measured) ? (c.unit ?? '') : '';
     const ratio = Number.isFinite(c.measured) && Number.isFinite(c.limit) && c.limit !== 0 ? c.measured / c.limit : NaN;
     return [
       c.name,
       `${fmt(c.measured)}${unit}`,
-      `${c.higherIsBetter ? '≥' : '≤'} ${fmt(c.limit)}${unit}`,
+      `${c.higherIsBetter ? '≥' : '≤'} ${fmt(c.limit)}${c.unit ?? ''}`,
       Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : '—',
       c.basis,
       verdict(c),

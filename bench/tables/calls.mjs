@@ -18,6 +18,11 @@ const PATHS = [
   { id: 'sdkStdio', label: 'MCP SDK alone, stdio', open: () => openSdkStdio() },
   { id: 'sdkHttp', label: 'MCP SDK alone, HTTP', open: (c) => openSdkHttp(c.h) },
   { id: 'peer', label: 'peer webmcp-local-relay, stdio', open: (c) => openPeer(c.h, c.browser) },
+  {
+    id: 'workerFloor',
+    label: 'ws echo via worker ↔ main (info)',
+    open: (c) => openWsFloor(c.h, c.browser, { viaWorker: true }),
+  },
   { id: 'stdio', label: 'tradescript_call, stdio', open: (c) => openOurs(c, 'stdio') },
   { id: 'http', label: 'tradescript_call, HTTP', open: (c) => openOurs(c, 'http') },
   { id: 'floor', label: 'ws floor (again)', open: (c) => openWsFloor(c.h, c.browser) },

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { browserBundle } from '../lib/bundle.mjs';
 import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
 import { median, roundAll } from '../lib/stats.mjs';
@@ -15,9 +16,16 @@ const SESSIONS = 8;
 const KB = 1024;
 const MB = 1024 * 1024;
 
-/** The start-up paths: a bare Node process as the anchor, then the CLI's two common modes. */
+const SDK_FIXTURE = fileURLToPath(new URL('../fixtures/sdkServer.mjs', import.meta.url));
+
+/** The start-up paths: two anchors (bare Node, the MCP SDK alone), then the CLI's two common modes. */
 const MODES = [
-  { id: 'node', label: 'bare node (anchor: prints a line)', args: ['-e', `process.stderr.write(${JSON.stringify(READY)} + '{}\\n'); process.stdin.resume()`] },
+  {
+    id: 'node',
+    label: 'bare node, prints a line (anchor)',
+    args: ['-e', `process.stderr.write(${JSON.stringify(READY)} + '{}\\n'); process.stdin.resume()`],
+  },
+  { id: 'sdk', label: 'MCP SDK alone, stdio (anchor)', args: [SDK_FIXTURE, '--stdio'], prefix: 'sdk-anchor ready ' },
   { id: 'stdio', label: 'tradescript-mcp serve --stdio', cli: ['serve', '--stdio', '--port', '0'] },
   { id: 'demo', label: 'tradescript-mcp demo (HTTP + demo)', cli: ['demo', '--port', '0'] },
 ];
@@ -77,7 +85,7 @@ async function startups(serverBin, mode, spawns, idleMs) {
     const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
     const args = mode.cli ? [serverBin, ...mode.cli] : mode.args;
     const { child, readyMs } = await spawnUntilLine(args, {
-      prefix: READY,
+      prefix: mode.prefix ?? READY,
       env: { ...process.env, TRADESCRIPT_MCP_HOME: home },
     });
     readyTimes.push(readyMs);

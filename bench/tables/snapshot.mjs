@@ -32,13 +32,13 @@ export async function runSnapshot(ctx) {
     const cdp = await page.context().newCDPSession(page);
     await page.evaluate(readFileSync(join(ctx.h.repoRoot, 'node_modules/html-to-image/dist/html-to-image.js'), 'utf8'));
 
-    const hasTool = terminal.tools.includes('tradescript_snapshot');
+    const oursMissing = await whyOursCannotCapture(terminal);
     const methods = [
       {
         id: 'ours',
         label: 'tradescript_snapshot (ours), stdio',
         trials: ctx.quick ? 3 : 7,
-        missing: hasTool ? null : 'tradescript_snapshot is not in tools/list yet',
+        missing: oursMissing,
         run: async () => {
           const result = await terminal.callTool('tradescript_snapshot', { sessionId: terminal.sessionId, target: WIDGET });
           if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
@@ -80,12 +80,13 @@ export async function runSnapshot(ctx) {
 
     const rows = methods.map((m) => {
       const r = measured[m.id];
-      if (!r) return [m.label, `not yet measurable: ${m.missing}`, '', '', '', '', ''];
-      return [m.label, r.wallMs, r.longTaskMs > 0 ? r.longTaskMs : '< 50', r.tracedLongestMs, r.tracedOver50, Math.round(r.bytes / 1024), r.trials];
+      if (!r) return [m.label, '—', '—', '—', '—', '—', '—', `not yet measurable: ${m.missing}`];
+      const longTask = r.longTaskMs > 0 ? r.longTaskMs : '< 50';
+      return [m.label, r.wallMs, longTask, r.tracedLongestMs, r.tracedOver50, Math.round(r.bytes / 1024), r.trials, ''];
     });
     const cdpWall = measured.cdp?.wallMs ?? NaN;
     return {
-      header: ['capture', 'wall ms p50', 'longtask ms', 'traced longest ms', 'tasks > 50', 'KB', 'trials'],
+      header: ['capture', 'wall ms p50', 'longtask ms', 'traced longest ms', 'tasks > 50', 'KB', 'trials', 'note'],
       rows,
       checks: [
         {
@@ -114,6 +115,18 @@ export async function runSnapshot(ctx) {
   } finally {
     await terminal.close();
   }
+}
+
+/** Why `tradescript_snapshot` of the widget cannot be measured yet, or null. */
+async function whyOursCannotCapture(terminal) {
+  if (!terminal.tools.includes('tradescript_snapshot')) return 'tradescript_snapshot is not in tools/list yet';
+  const context = await terminal.callTool('tradescript_get_context', { sessionId: terminal.sessionId, target: { scope: 'session' } });
+  const entry = (context.structuredContent?.data?.availableTargets ?? []).find(
+    (t) => t.target.scope === WIDGET.scope && t.target.widgetId === WIDGET.widgetId,
+  );
+  if (!entry) return `the demo lists no ${WIDGET.widgetId} widget target`;
+  if (entry.renderable !== true) return `the demo's ${WIDGET.widgetId} widget is not renderable yet (availableTargets)`;
+  return null;
 }
 
 async function measureCapture(ctx, page, method) {

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * Profiles the call path of table 1 (`tradescript_call` of a trivial read over
+ * stdio): the server under `node --cpu-prof`, the page's main thread with the
+ * CDP Profiler, and each Chromium thread's busy time from a trace.
+ *
+ *   npm run build && node --expose-gc bench/profileCalls.mjs [calls=1000]
+ *
+ * Writes bench/results/profile-<timestamp>/{server,page}.cpuprofile (open them
+ * in Chrome DevTools → Performance, or speedscope) and prints the busy time
+ * per thread per call.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runRoundTrips } from './lib/measure.mjs';
+import { trialStats } from './lib/stats.mjs';
+import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
+import { importHarness } from './lib/typescript.mjs';
+
+const calls = Number(process.argv[2] ?? 1000);
+const out = join(fileURLToPath(new URL('results', import.meta.url)), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+mkdirSync(out, { recursive: true });
+const h = await importHarness();
+const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
+const browser = await h.launchBrowser();
+const { page } = await h.newPage(browser);
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: ['--cpu-prof', `--cpu-prof-dir=${out}`, h.serverBin, 'demo', '--stdio', '--port', '0'],
+  env: { ...process.env, TRADESCRIPT_MCP_HOME: home },
+  stderr: 'pipe',
+});
+const ready = new Promise((resolve) => {
+  let text = '';
+  transport.stderr?.on('data', (d) => {
+    text += d;
+    const m = /tradescript-mcp ready (.*)/.exec(text);
+    if (m) resolve(JSON.parse(m[1]));
+  });
+});
+const client = new Client({ name: 'tradescript-bench-profile', version: '0.0.0' });
+try {
+  await client.connect(transport);
+  const sessionId = await h.pairPage(page, (await ready).pairUrl);
+  await client.listTools();
+  const op = readCall({ sessionId, callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS) });
+  await runRoundTrips(op, 2_000, 1);
+
+  const plain = await runRoundTrips(op, calls, 1);
+  const stats = trialStats(plain.latencies, plain.wallMs);
+  console.log(`unprofiled: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms over ${calls} calls`);
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.start');
+  await runRoundTrips(op, calls, 1);
+  const { profile } = await cdp.send('Profiler.stop');
+  writeFileSync(join(out, 'page.cpuprofile'), JSON.stringify(profile));
+
+  await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
+  const traced = await runRoundTrips(op, calls, 1);
+  const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
+  const names = new Map(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, `${e.args.name} (pid ${e.pid})`]),
+  );
+  const busy = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask')) continue;
+    const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
+    busy.set(thread, (busy.get(thread) ?? 0) + e.dur / 1000);
+  }
+  console.log(`Chromium threads' busy time per call while tracing (${calls} calls, ${(traced.wallMs / calls).toFixed(2)} ms each):`);
+  for (const [thread, ms] of [...busy].sort((a, b) => b[1] - a[1]).slice(0, 10)) {
+    console.log(`  ${(ms / calls).toFixed(3).padStart(7)} ms  ${thread}`);
+  }
+} finally {
+  await client.close().catch(() => {}); // the server ends with its stdin and writes its profile
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await h.closeAll();
+  rmSync(home, { recursive: true, force: true });
+}
+for (const f of readdirSync(out)) if (f.startsWith('CPU.')) renameSync(join(out, f), join(out, 'server.cpuprofile'));
+console.log(`profiles: ${out}`);
