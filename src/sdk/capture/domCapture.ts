@@ -30,7 +30,9 @@ async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Elem
 
 async function withHtmlToImage(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {
   const { toCanvas } = await import('html-to-image');
-  return toCanvas(element, { pixelRatio: ratio, filter: (node: HTMLElement) => !hidden.has(node) });
+  // The clone is drawn at the image's origin: an offset the widget has on the page would push it out of frame.
+  const style = { margin: '0', left: '0', top: '0', right: 'auto', bottom: 'auto', transform: 'none' };
+  return toCanvas(element, { pixelRatio: ratio, style, filter: (node: HTMLElement) => !hidden.has(node) });
 }
 
 /** Rasterizes a DOM widget; the size reported is its full resolution at the device pixel ratio. */

@@ -34,7 +34,7 @@ function nearly(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unk
   const record = fc.record(loose, { requiredKeys: [] });
   const extra = fc.tuple(record, fc.string({ maxLength: 6 }), odd).map(([r, k, v]) => ({ ...r, [k]: v }));
   const inherited = record.map((r) => Object.assign(Object.create({ inherited: 1 }) as object, r));
-  const protoKey = record.map((r) => JSON.parse(`{"__proto__":1,${JSON.stringify(r).slice(1)}`) as unknown);
+  const protoKey = record.map((r) => Object.assign(JSON.parse('{"__proto__":1}') as object, r));
   return fc.oneof(
     { weight: 8, arbitrary: record },
     extra,
@@ -82,7 +82,7 @@ describe('SPEC §7 built-in fast projections equal the schema projection', () =>
       fc.property(quote, bounds, (raw, b) => {
         expect(named(fast(raw, b))).toStrictEqual(named(referenceProjectors.quotes(raw, b)));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 10_000 },
     );
   });
 
@@ -92,7 +92,7 @@ describe('SPEC §7 built-in fast projections equal the schema projection', () =>
       fc.property(tradingEvent, bounds, (raw, b) => {
         expect(named(fast(raw, b))).toStrictEqual(named(referenceProjectors.tradingEvents(raw, b)));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 10_000 },
     );
   });
 

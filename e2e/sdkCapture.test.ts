@@ -1,0 +1,120 @@
+/**
+ * SPEC §8 and §12 in real Chromium: the host SDK captures a styled DOM widget
+ * (snapdom, loaded only on first use), a widget with html-to-image when the
+ * host selects it, and a canvas chart, each into a transferable, origin-clean
+ * ImageBitmap within the pixel budget; a session target is refused.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from './harness/index.js';
+import { servePage, type ServedPage } from './fixtures/sdk/pageServer.js';
+
+interface Seen {
+  ok: boolean;
+  code?: string;
+  width?: number;
+  height?: number;
+  bitmapWidth?: number;
+  bitmapHeight?: number;
+  pixel?: number[];
+  transferred?: boolean;
+  longestTaskMs?: number;
+}
+
+let served: ServedPage;
+let browser: Browser;
+
+async function openPage(deviceScaleFactor = 1): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ deviceScaleFactor, viewport: { width: 1280, height: 800 } });
+  const opened = await newPage(context);
+  await opened.page.goto(served.url);
+  await opened.page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  return opened;
+}
+
+const capture = (page: Page, name: string, maxPixels: number, at?: [number, number]): Promise<Seen> =>
+  page.evaluate(([n, m, a]) => window.sdkCaptureTest.capture(n, m, a), [name, maxPixels, at] as const);
+
+const loaded = (pattern: RegExp): boolean => served.requested.some((path) => pattern.test(path));
+
+beforeAll(async () => {
+  served = await servePage('capture');
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+describe('SPEC §8 page-side capture (real Chromium)', () => {
+  it('SPEC §12 a DOM widget is captured by snapdom, which loads only at the first capture', async () => {
+    const { page, errors } = await openPage();
+    expect(loaded(/snapdom/i)).toBe(false);
+    expect(loaded(/html-to-image/i)).toBe(false);
+    const seen = await capture(page, 'blotter', 12 * 1024 * 1024, [0.9, 0.05]);
+    expect(loaded(/snapdom/i)).toBe(true);
+    expect(loaded(/html-to-image/i)).toBe(false);
+    expect(seen).toMatchObject({ ok: true, width: 400, height: 300, bitmapWidth: 400, bitmapHeight: 300 });
+    const [r, g, b] = seen.pixel ?? [];
+    expect(r).toBeGreaterThan(150);
+    expect(g).toBeLessThan(60);
+    expect(b).toBeLessThan(60);
+    expect(seen.transferred).toBe(true);
+    const again = await capture(page, 'blotter', 12 * 1024 * 1024);
+    expect(again).toMatchObject({ ok: true, bitmapWidth: 400, bitmapHeight: 300 });
+    console.info(
+      `sdkCapture: 400×300 blotter via snapdom, longest main-thread task ${seen.longestTaskMs} ms first, ${again.longestTaskMs} ms second`,
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('SPEC §8 rows the widget scroll box hides are left out of the capture', async () => {
+    const { page } = await openPage();
+    const hidden = await page.evaluate(() => window.sdkCaptureTest.hiddenRows());
+    expect(hidden).toBeGreaterThanOrEqual(185);
+    expect(hidden).toBeLessThan(200);
+    await page.evaluate(() => window.sdkCaptureTest.scrollRows(2400));
+    expect(await page.evaluate(() => window.sdkCaptureTest.hiddenRows())).toBe(hidden);
+  });
+
+  it('SPEC §8 a capture over maxPixels is rasterized smaller; the full size is still reported', async () => {
+    const { page } = await openPage(2);
+    const full = await capture(page, 'blotter', 12 * 1024 * 1024);
+    expect(full).toMatchObject({ ok: true, width: 800, height: 600, bitmapWidth: 800, bitmapHeight: 600 });
+    const small = await capture(page, 'blotter', 20_000);
+    expect(small).toMatchObject({ ok: true, width: 800, height: 600 });
+    expect((small.bitmapWidth ?? 0) * (small.bitmapHeight ?? 0)).toBeLessThanOrEqual(20_000);
+    expect(small.bitmapWidth).toBeGreaterThan(150);
+    expect(Math.abs((small.bitmapWidth ?? 0) / (small.bitmapHeight ?? 1) - 4 / 3)).toBeLessThan(0.05);
+  });
+
+  it('SPEC §8 html-to-image is the engine a host may select, loaded only when used', async () => {
+    const { page, errors } = await openPage();
+    const seen = await capture(page, 'ticket', 12 * 1024 * 1024, [0.5, 0.9]);
+    expect(loaded(/html-to-image/i)).toBe(true);
+    expect(seen).toMatchObject({ ok: true, width: 200, height: 120, bitmapWidth: 200, bitmapHeight: 120 });
+    const [r, , b] = seen.pixel ?? [];
+    expect(r).toBeLessThan(60);
+    expect(b).toBeGreaterThan(150);
+    expect(errors).toEqual([]);
+  });
+
+  it('SPEC §8 a canvas target hands over its own pixels, downscaled to the budget', async () => {
+    const { page } = await openPage();
+    const full = await capture(page, 'chart', 12 * 1024 * 1024, [1 / 3, 3 / 8]);
+    expect(full).toMatchObject({ ok: true, width: 600, height: 400, bitmapWidth: 600, bitmapHeight: 400 });
+    expect(full.pixel).toEqual([0, 255, 0, 255]);
+    const small = await capture(page, 'chart', 60_000, [0.02, 0.02]);
+    expect(small).toMatchObject({ ok: true, width: 600, height: 400 });
+    expect((small.bitmapWidth ?? 0) * (small.bitmapHeight ?? 0)).toBeLessThanOrEqual(60_000);
+    expect(small.pixel).toEqual([0, 0, 255, 255]);
+    expect(small.transferred).toBe(true);
+  });
+
+  it('SPEC §3 a session target is target_not_renderable; a target without a render source too', async () => {
+    const { page } = await openPage();
+    expect(await capture(page, 'session', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });
+    expect(await capture(page, 'plain', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });
+  });
+});
