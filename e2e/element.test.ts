@@ -258,6 +258,7 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await form.getByRole('button', { name: 'Pair' }).click();
     await expect.poll(() => form.getByRole('alert').innerText()).toMatch(/expired or already used/);
     expect(await form.innerText()).toContain('npx tradescript-mcp pair');
+    await second.page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element-unpaired.png') });
     await form.getByLabel('Pairing code').fill(await freshCode('trade'));
     await form.getByRole('button', { name: 'Pair' }).click();
     await ready(second.page);

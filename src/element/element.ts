@@ -13,7 +13,9 @@ import { renderFeed } from './activityFeed.js';
 import { ActivityController } from './activityController.js';
 import { renderConfirmDialog } from './confirmDialog.js';
 import type { ConfirmGate } from './confirmGate.js';
-import { ConfirmQueue } from './confirmQueue.js';
+import { ConfirmQueue, type PendingConfirmation } from './confirmQueue.js';
+import { renderConfirmToggle } from './confirmToggle.js';
+import { renderDetach } from './detachButton.js';
 import { renderGrant } from './grantControl.js';
 import { checkPairCode, takePairCodeFromUrl } from './pairCode.js';
 import { renderPairForm } from './pairForm.js';
@@ -155,56 +157,29 @@ export class TradescriptBridgeElement extends LitElement {
   protected override render(): TemplateResult {
     const pending = this.confirmations.current();
     return html`<div class="frame" ?inert=${pending !== undefined}>
-        ${renderStatus(this.status)}
-        ${
-          this.status.state === 'unpaired'
-            ? renderPairForm({
-                error: this.pairError,
-                refused: this.codeRefused,
-                message: this.status.message,
-                submit: (value) => this.submitCode(value),
-              })
-            : null
-        }
+        ${renderStatus(this.status)} ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
         ${renderGrant(this.grantShown, (grant) => this.setGrant(grant, 'person'), this.host === null)}
-        ${this.renderConfirmToggle()} ${renderFeed(this.activity.entries)}
-        <footer>
-          <button
-            part="detach"
-            class="detach"
-            type="button"
-            ?disabled=${this.handle === null || this.status.attachments.length === 0}
-            @click=${() => this.detachAll()}
-          >
-            Detach all
-          </button>
-        </footer>
+        ${renderConfirmToggle(this.confirmGate, (enabled) => this.setConfirmMode(enabled))}
+        ${renderFeed(this.activity.entries)}
+        ${renderDetach(this.status.attachments.length, this.handle === null ? null : () => this.detachAll())}
       </div>
       <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
-      ${
-        pending === undefined
-          ? null
-          : keyed(
-              pending.id,
-              renderConfirmDialog(pending, this.confirmations.size - 1, (approved) =>
-                this.confirmations.answer(pending.id, approved),
-              ),
-            )
-      }`;
+      ${pending === undefined ? null : this.renderDialog(pending)}`;
   }
 
-  private renderConfirmToggle(): TemplateResult {
-    const gate = this.confirmGate;
-    const title = gate === null ? 'Needs createConfirmGate(): pass gate.confirm to createTerminalHost' : '';
-    return html`<label part="confirm-toggle" class="confirm-toggle" title=${title}>
-      <input
-        type="checkbox"
-        .checked=${gate?.enabled ?? false}
-        ?disabled=${gate === null}
-        @change=${(e: Event) => this.setConfirmMode((e.target as HTMLInputElement).checked)}
-      />
-      Confirm trades in this tab
-    </label>`;
+  private renderPairForm(): TemplateResult {
+    return renderPairForm({
+      error: this.pairError,
+      refused: this.codeRefused,
+      message: this.status.message,
+      submit: (value) => this.submitCode(value),
+    });
+  }
+
+  /** Keyed by question, so each one gets a fresh dialog (and countdown). */
+  private renderDialog(pending: PendingConfirmation): unknown {
+    const answer = (approved: boolean): void => this.confirmations.answer(pending.id, approved);
+    return keyed(pending.id, renderConfirmDialog(pending, this.confirmations.size - 1, answer));
   }
 
   private takeUrlCode(): void {

@@ -80,6 +80,9 @@ export const elementStyles = css`
   .mono {
     font-family: var(--_mono);
   }
+  code {
+    white-space: nowrap;
+  }
   button,
   input {
     font: inherit;
