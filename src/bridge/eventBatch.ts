@@ -8,7 +8,7 @@
  * after every event queued before them.
  */
 import type { Target } from '../protocol/index.js';
-import type { BindingEvent } from './observeTypes.js';
+import type { BindingSinkEvent } from './observeTypes.js';
 
 /** Events per message, at most. */
 export const EVENT_BATCH_SIZE = 512;
@@ -49,7 +49,7 @@ export class EventBatcher {
   ) {}
 
   /** The sink of the binding with this handle. */
-  sink(handle: number): (event: BindingEvent) => void {
+  sink(handle: number): (event: BindingSinkEvent) => void {
     return (event) => this.push('payload' in event ? handle : -handle, 'payload' in event ? event.payload : undefined);
   }
 

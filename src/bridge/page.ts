@@ -14,7 +14,7 @@ import { proxy, releaseProxy, transfer, wrap } from 'comlink';
 import type { SessionInfo } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
 import { EventBatcher } from './eventBatch.js';
-import { createPagePort, observingHost } from './pagePort.js';
+import { createPagePort } from './pagePort.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './types.js';
 import { BRIDGE_VERSION } from './version.js';
 import type { BridgeRuntimeApi } from './workerApi.js';
@@ -92,9 +92,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     },
     batcher,
   );
-  const stopListening = observingHost(host)?.onTargetUnregistered((target) =>
-    batcher.control({ t: 'targetUnregistered', target }),
-  );
+  const stopListening = host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
   const config = {
     relayUrl: options.relayUrl,
     pairCode: options.pairCode ?? null,
@@ -124,7 +122,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
         .then((ok) => (ok ? remote.close() : undefined))
         .catch(ignore)
         .finally(() => {
-          stopListening?.();
+          stopListening();
           events.port1.close();
           remote[releaseProxy]();
           worker.terminate();

@@ -6,36 +6,18 @@
  * hands a capture's ImageBitmap to the worker as a transfer, never a copy.
  */
 import { transfer } from 'comlink';
-import type { ErrorObject, Target } from '../protocol/index.js';
+import type { ErrorObject } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
 import type { EventBatcher } from './eventBatch.js';
-import type { BindingEvent, BindingRequest, BindingStartResult, CaptureResult } from './observeTypes.js';
 import type { PagePort } from './workerApi.js';
 
 /** Where the page port sends what it hears from the worker. */
 export type PagePortCallbacks = Pick<PagePort, 'status' | 'grantProposed' | 'attachmentEnded'>;
 
-/** The host SDK's binding, capture and target calls. */
-export interface ObservingHost {
-  startBinding(request: BindingRequest, sink: (event: BindingEvent) => void): Promise<BindingStartResult>;
-  stopBinding(subscriptionId: string, bindingId: string): void;
-  capture(target: Target, options: { maxPixels: number }): Promise<CaptureResult>;
-  onTargetUnregistered(listener: (target: Target) => void): () => void;
-}
-
-/** The host's observing calls, when this SDK build has them. */
-export function observingHost(host: object): ObservingHost | null {
-  const candidate = host as Partial<Record<keyof ObservingHost, unknown>>;
-  const complete = (['startBinding', 'stopBinding', 'capture', 'onTargetUnregistered'] as const).every(
-    (name) => typeof candidate[name] === 'function',
-  );
-  return complete ? (host as ObservingHost) : null;
-}
-
 /** Spelled out, not `makeError`: the page entry must not pull in the protocol's schemas. */
-const NOT_SERVED: ErrorObject = {
+const NO_EVENT_PORT: ErrorObject = {
   code: 'internal_error',
-  message: 'This terminal’s host SDK does not serve subscriptions or snapshots; update the SDK.',
+  message: 'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
   status_code: null,
   broker_code: null,
   broker_message: null,
@@ -45,17 +27,22 @@ const NOT_SERVED: ErrorObject = {
   auth_url: null,
   details: null,
 };
-const notServed = () => ({ ok: false as const, error: NOT_SERVED });
 
-/** Builds the page port for `host`; `reportProgress` forwards a request's progress to the worker. */
+/** The host calls the page port uses. */
+export type PortHost = Pick<TerminalHost, 'handle' | 'catalog' | 'startBinding' | 'stopBinding' | 'capture'>;
+
+/**
+ * Builds the page port for `host`; `reportProgress` forwards a request's
+ * progress to the worker, `events` carries binding events (without it a
+ * binding cannot start).
+ */
 export function createPagePort(
-  host: Pick<TerminalHost, 'handle' | 'catalog'>,
+  host: PortHost,
   reportProgress: (requestId: string, progress: number, total?: number) => void,
   callbacks: PagePortCallbacks,
   events?: EventBatcher,
 ): PagePort {
   const controllers = new Map<string, AbortController>();
-  const observing = observingHost(host);
   return {
     async handle(request) {
       const controller = new AbortController();
@@ -77,15 +64,12 @@ export function createPagePort(
     grantProposed: (grant) => callbacks.grantProposed(grant),
     attachmentEnded: (attachmentId) => callbacks.attachmentEnded(attachmentId),
     async startBinding(request, handle) {
-      if (!observing || !events) return notServed();
-      return observing.startBinding(request, events.sink(handle));
+      if (!events) return { ok: false, error: NO_EVENT_PORT };
+      return host.startBinding(request, events.sink(handle));
     },
-    stopBinding(subscriptionId, bindingId) {
-      observing?.stopBinding(subscriptionId, bindingId);
-    },
+    stopBinding: (subscriptionId, bindingId) => host.stopBinding(subscriptionId, bindingId),
     async capture(target, options) {
-      if (!observing) return notServed();
-      const captured = await observing.capture(target, options);
+      const captured = await host.capture(target, options);
       return captured.ok ? transfer(captured, [captured.bitmap]) : captured;
     },
   };

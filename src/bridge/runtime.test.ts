@@ -2,17 +2,17 @@ import type { AddressInfo } from 'node:net';
 import { expose, proxy, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { BrowserFrame, Grant, Operation } from '../protocol/index.js';
-import type { Catalog, RequestHooks, SessionOutcome, SessionRequest, TerminalHost } from '../sdk/types.js';
+import { makeError, type BrowserFrame, type Grant, type Operation } from '../protocol/index.js';
+import type { BindingStart, Catalog, CaptureOutcome, RequestHooks, SessionOutcome, SessionRequest } from '../sdk/types.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
-import { createPagePort } from './pagePort.js';
+import { createPagePort, type PortHost } from './pagePort.js';
 import { createBridgeRuntime } from './runtime.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from './testing/scriptedRelay.js';
 import type { BridgeStatus } from './types.js';
 import type { BridgeRuntimeApi, RuntimeConfig } from './workerApi.js';
 
 /** The part of a host the page port uses, answering from a script. */
-class ScriptedHost implements Pick<TerminalHost, 'handle' | 'catalog'> {
+class ScriptedHost implements PortHost {
   readonly requests: SessionRequest[] = [];
   answer: (request: SessionRequest, hooks: RequestHooks) => Promise<SessionOutcome> = () =>
     Promise.resolve({ ok: true, data: { answered: true } });
@@ -23,6 +23,13 @@ class ScriptedHost implements Pick<TerminalHost, 'handle' | 'catalog'> {
   catalogDocument: Catalog = { controls: [], channels: [] };
   catalog(): Catalog {
     return this.catalogDocument;
+  }
+  startBinding(): Promise<BindingStart> {
+    return Promise.resolve({ ok: true });
+  }
+  stopBinding(): void {}
+  capture(): Promise<CaptureOutcome> {
+    return Promise.resolve({ ok: false, error: makeError('target_not_found', 'No such chart.') });
   }
 }
 
@@ -144,12 +151,12 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     await vi.waitFor(() => expect(peer.closedWith).toBe(1000));
   });
 
-  it('a host SDK without capture calls answers a snapshot with internal_error, not silence', async () => {
+  it('SPEC §8 a snapshot runs in the worker; the page’s capture refusal comes back as the answer', async () => {
     const { peer, sessionId } = await startRuntime();
     relay.send(peer, requestFrame('req-s', sessionId, { kind: 'snapshot', target: { scope: 'chart', chartId: 'c1' }, format: 'png' }));
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
     const outcome = responses(peer)[0]?.outcome;
-    expect(outcome?.ok === false && outcome.error.code).toBe('internal_error');
+    expect(outcome?.ok === false && outcome.error.code).toBe('target_not_found');
     expect(host.requests).toHaveLength(0);
   });
 });

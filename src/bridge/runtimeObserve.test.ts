@@ -6,8 +6,8 @@ import type { BrowserFrame, SubscribeInput, Target } from '../protocol/index.js'
 import type { Catalog, SessionOutcome } from '../sdk/types.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
 import { EventBatcher } from './eventBatch.js';
-import type { BindingEvent, BindingRequest, BindingStartResult, CaptureResult } from './observeTypes.js';
-import { createPagePort, type ObservingHost } from './pagePort.js';
+import type { BindingSinkEvent, BindingRequest, BindingStart, CaptureOutcome } from './observeTypes.js';
+import { createPagePort, type PortHost } from './pagePort.js';
 import { createBridgeRuntime } from './runtime.js';
 import { createMemorySubscriptionJournal } from './subscriptionJournal.js';
 import { ManualClock } from './testing/manualClock.js';
@@ -16,20 +16,20 @@ import type { BridgeStatus } from './types.js';
 import type { BridgeRuntimeApi } from './workerApi.js';
 
 /** A host whose bindings the test drives through their sinks. */
-class BindingHost implements ObservingHost {
-  readonly sinks = new Map<string, (event: BindingEvent) => void>();
+class BindingHost implements PortHost {
+  readonly sinks = new Map<string, (event: BindingSinkEvent) => void>();
   readonly stopped: string[] = [];
   private unregistered: ((target: Target) => void) | null = null;
   handle = (): Promise<SessionOutcome> => Promise.resolve({ ok: true, data: null });
   catalog = (): Catalog => ({ controls: [], channels: [] });
-  async startBinding(request: BindingRequest, sink: (event: BindingEvent) => void): Promise<BindingStartResult> {
+  async startBinding(request: BindingRequest, sink: (event: BindingSinkEvent) => void): Promise<BindingStart> {
     this.sinks.set(request.bindingId, sink);
     return { ok: true };
   }
   stopBinding(subscriptionId: string, bindingId: string): void {
     this.stopped.push(`${subscriptionId}/${bindingId}`);
   }
-  capture(): Promise<CaptureResult> {
+  capture(): Promise<CaptureOutcome> {
     throw new Error('not in Node');
   }
   onTargetUnregistered(listener: (target: Target) => void): () => void {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, MB, SNAPSHOT_MAX_SIDE, SnapshotDataSchema, makeError, type RelayLimits } from '../protocol/index.js';
-import type { CaptureResult } from './observeTypes.js';
+import type { CaptureOutcome } from './observeTypes.js';
 import { encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
 import { takeSnapshot } from './snapshotService.js';
@@ -108,7 +108,7 @@ describe('SPEC §3 §8 takeSnapshot', () => {
     const { fake, state } = bitmap(1600, 900);
     const asked: unknown[] = [];
     const progress: Array<[number, number | undefined]> = [];
-    const port = { capture: async (target: unknown, options: unknown): Promise<CaptureResult> => (asked.push(target, options), { ok: true, bitmap: fake, width: 1600, height: 900 }) };
+    const port = { capture: async (target: unknown, options: unknown): Promise<CaptureOutcome> => (asked.push(target, options), { ok: true, bitmap: fake, width: 1600, height: 900 }) };
     const outcome = await takeSnapshot({ port, encoder: fakeEncoder(1) as ImageEncoder, now: () => Date.parse('2026-01-01T00:00:00Z') }, limits as RelayLimits, op({ maxWidth: 800 }), (p, t) => progress.push([p, t]));
     expect(asked).toEqual([{ scope: 'widget', widgetId: 'w' }, { maxPixels: (12 * MB) / 4 }]);
     expect(progress).toEqual([[1, 2], [2, 2]]);
@@ -123,7 +123,7 @@ describe('SPEC §3 §8 takeSnapshot', () => {
 
   it('a 4 MB encoded limit downscales further instead of failing', async () => {
     const { fake } = bitmap(1800, 1700);
-    const port = { capture: async (): Promise<CaptureResult> => ({ ok: true, bitmap: fake, width: 1800, height: 1700 }) };
+    const port = { capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: fake, width: 1800, height: 1700 }) };
     const outcome = await takeSnapshot({ port, encoder: fakeEncoder(4) as ImageEncoder }, limits as RelayLimits, op(), () => undefined);
     if (!outcome.ok) throw new Error(outcome.error.code);
     expect(outcome.data).toMatchObject({ scaled: true });
@@ -132,7 +132,7 @@ describe('SPEC §3 §8 takeSnapshot', () => {
 
   it('a session target is target_not_renderable without asking the page; a page error passes through', async () => {
     let asked = 0;
-    const port = { capture: async (): Promise<CaptureResult> => (asked++, { ok: false, error: makeError('target_not_found', 'No such widget.') }) };
+    const port = { capture: async (): Promise<CaptureOutcome> => (asked++, { ok: false, error: makeError('target_not_found', 'No such widget.') }) };
     const session = await takeSnapshot({ port }, limits as RelayLimits, { ...op(), target: { scope: 'session' } }, () => undefined);
     expect(!session.ok && session.error.code).toBe('target_not_renderable');
     expect(asked).toBe(0);
@@ -142,7 +142,7 @@ describe('SPEC §3 §8 takeSnapshot', () => {
 
   it('an encoder failure is internal_error and the bitmap is still closed', async () => {
     const { fake, state } = bitmap(10, 10);
-    const port = { capture: async (): Promise<CaptureResult> => ({ ok: true, bitmap: fake, width: 10, height: 10 }) };
+    const port = { capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: fake, width: 10, height: 10 }) };
     const broken: ImageEncoder = { encode: () => Promise.reject(new Error('no canvas')) };
     const outcome = await takeSnapshot({ port, encoder: broken }, limits as RelayLimits, op(), () => undefined);
     expect(!outcome.ok && outcome.error.code).toBe('internal_error');

@@ -6,7 +6,7 @@
  */
 import { makeError, type Operation, type RelayLimits, type SnapshotData } from '../protocol/index.js';
 import type { RelayOutcome } from './frames.js';
-import type { CaptureResult, ObservePort } from './observeTypes.js';
+import type { CaptureOutcome, ObservePort } from './observeTypes.js';
 import { encodeWithin, offscreenEncoder, toBase64, type ImageEncoder } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf } from './snapshotScale.js';
 import { iso } from './subscription.js';
@@ -35,7 +35,7 @@ export async function takeSnapshot(
   if (op.target.scope === 'session') {
     return failed(makeError('target_not_renderable', 'A session target has no rendered root: snapshot a chart or widget target from availableTargets.'));
   }
-  const captured: CaptureResult | null = await deps.port
+  const captured: CaptureOutcome | null = await deps.port
     .capture(op.target, { maxPixels: maxPixelsOf(limits.snapshotPixels) })
     .catch(() => null);
   if (captured === null) return failed(makeError('internal_error', 'The page did not answer the capture; reload the terminal tab.'));
@@ -53,7 +53,7 @@ export async function takeSnapshot(
 
 async function encodeCapture(
   encoder: ImageEncoder,
-  captured: Extract<CaptureResult, { ok: true }>,
+  captured: Extract<CaptureOutcome, { ok: true }>,
   limits: RelayLimits,
   op: SnapshotOp,
   capturedAt: string,

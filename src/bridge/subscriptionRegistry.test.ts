@@ -13,7 +13,7 @@ import {
   type Target,
 } from '../protocol/index.js';
 import type { RelayOutcome } from './frames.js';
-import type { BindingRequest, BindingStartResult, ObserveContext } from './observeTypes.js';
+import type { BindingRequest, BindingStart, ObserveContext } from './observeTypes.js';
 import { SubscriptionRegistry } from './subscriptionRegistry.js';
 
 const { callDeadlineMs: _deadline, requestBytes: _request, ...defaults } = DEFAULT_LIMITS;
@@ -27,7 +27,7 @@ class FakePage {
   readonly failures = new Map<string, ErrorObject>();
   /** Runs while a start is pending (to overtake it). */
   duringStart: ((request: BindingRequest) => void) | null = null;
-  startBinding(request: BindingRequest, handle: number): Promise<BindingStartResult> {
+  startBinding(request: BindingRequest, handle: number): Promise<BindingStart> {
     this.started.push({ request, handle });
     this.duringStart?.(request);
     const error = this.failures.get(request.bindingId);

@@ -13,7 +13,7 @@ import {
   type Target,
 } from '../protocol/index.js';
 import type { RelayOutcome } from './frames.js';
-import type { BindingStartResult, ObserveContext, ObservePort } from './observeTypes.js';
+import type { BindingStart, ObserveContext, ObservePort } from './observeTypes.js';
 import { Subscription, type SubscriptionInit } from './subscription.js';
 import {
   duplicateBinding,
@@ -191,8 +191,9 @@ export class SubscriptionRegistry {
         options: binding.options,
         attachment: ctx.attachment,
         bindingIndex,
+        limits: { jsonDepth: ctx.limits.jsonDepth, stringLength: ctx.limits.stringLength },
       };
-      const result: BindingStartResult = await this.options.port
+      const result: BindingStart = await this.options.port
         .startBinding(request, handle)
         .catch(() => ({ ok: false as const, error: pageUnavailable() }));
       if (!result.ok) {
