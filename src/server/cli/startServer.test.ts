@@ -4,17 +4,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { DEFAULT_LIMITS, makeError } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import { hubFilePath, readHubFile } from '../http/hubFile.js';
 import { createLogger } from '../log.js';
 import { main } from './main.js';
 import { startServer } from './startServer.js';
+import { openTab, streamTransport } from './testPeers.js';
 
 function config(home: string): ServerConfig {
   return {
@@ -29,55 +26,6 @@ function config(home: string): ServerConfig {
   };
 }
 const tempHome = () => mkdtempSync(join(tmpdir(), 'tsmcp-start-'));
-
-/** A browser tab over a real WebSocket: pairs with a code, opens a session, hands back frames. */
-async function pairedTab(relayUrl: string, origin: string, code: string) {
-  const ws = new WebSocket(relayUrl, { headers: { origin } });
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const frames: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  ws.on('message', (d) => {
-    frames.push(JSON.parse(String(d)) as Record<string, unknown>);
-    for (const w of waiters.splice(0)) w();
-  });
-  const next = async (t: string) => {
-    for (;;) {
-      const hit = frames.find((f) => f.t === t);
-      if (hit) return frames.splice(frames.indexOf(hit), 1)[0] as Record<string, unknown>;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  ws.send(JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 't' }, auth: { kind: 'pair', code } }));
-  ws.send(
-    JSON.stringify({
-      t: 'session.open',
-      ref: 'r',
-      info: { title: 'Demo', environment: 'paper' },
-      catalog: { controls: [], channels: [] },
-    }),
-  );
-  const opened = await next('session.opened');
-  return { ws, next, sessionId: opened.sessionId as string };
-}
-
-/** An MCP client transport over a pair of streams (the server's stdin and stdout). */
-function streamTransport(toServer: PassThrough, fromServer: PassThrough): Transport {
-  const buffer = new ReadBuffer();
-  const transport: Transport = {
-    start: async () => {
-      fromServer.on('data', (chunk: Buffer) => {
-        buffer.append(chunk);
-        for (let m = buffer.readMessage(); m; m = buffer.readMessage()) transport.onmessage?.(m);
-      });
-    },
-    send: async (message: JSONRPCMessage) => void toServer.write(serializeMessage(message)),
-    close: async () => {
-      toServer.end();
-      transport.onclose?.();
-    },
-  };
-  return transport;
-}
 
 describe('startServer (SPEC §1, §11)', () => {
   it('serves MCP over HTTP, the relay and the demo; a paired tab answers a real MCP client', async () => {
@@ -95,7 +43,9 @@ describe('startServer (SPEC §1, §11)', () => {
     expect(statSync(hubFilePath(home)).mode & 0o777).toBe(0o600);
     expect(readHubFile(home)).toMatchObject({ pid: process.pid, relayUrl, mcpUrl, demoUrl });
 
-    const tab = await pairedTab(relayUrl, new URL(demoUrl ?? '').origin, (pairUrl ?? '').split('#pair=')[1] ?? '');
+    const tab = await openTab(relayUrl, new URL(demoUrl ?? '').origin, {
+      code: (pairUrl ?? '').split('#pair=')[1] ?? '',
+    });
     const client = new Client({ name: 'it', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl ?? '')));
     const sessions = await client.readResource({ uri: 'tradescript://sessions' });

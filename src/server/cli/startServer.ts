@@ -1,23 +1,23 @@
 /**
- * Starts one server process's parts (SPEC §1, §11): pairing, the hub, the
- * MCP/relay port, optionally the demo's own origin, and MCP over stdio or
- * Streamable HTTP. Writes `hub.json` for the CLI and removes it on close.
- * Heavy modules (the MCP SDK, `ws`) load after the ports listen.
+ * Starts one server process (SPEC §1, §2, §9, §11). The first process of a
+ * home becomes the hub: it binds the relay port and writes `hub.json`. A later
+ * one finds that hub in `hub.json` and links to it as a front instead, serving
+ * only its own MCP with its own flags; when the hub's process exits it follows
+ * to the next hub or takes over. Heavy modules (the MCP SDK, `ws`) load after
+ * the ports listen, except the link a front needs before its ready line.
  */
-import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerConfig } from '../config.js';
-import { startDemoServer, type DemoServer } from '../demoServer/demoServer.js';
 import { packageVersion } from '../demoServer/packageRoot.js';
-import { pairUrlOf, type AdminContext, type ServerUrls } from '../http/adminApi.js';
-import { startFrontServer, type FrontServer } from '../http/frontServer.js';
-import { removeHubFile, writeHubFile } from '../http/hubFile.js';
+import { pairUrlOf, type ServerUrls } from '../http/adminApi.js';
 import type { BoundAddress } from '../http/requestGuard.js';
-import { Hub, type HubTiming } from '../hub/hub.js';
+import type { HubTiming } from '../hub/hub.js';
+import type { HubPort } from '../hub/hubPort.js';
+import { joinHub, lookupHub, type JoinedHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
-import { Pairing } from '../pairing/pairing.js';
-import { loopbackOrigins } from '../relay/originPolicy.js';
+import { frontOrigins, ownDemo, startFrontRole } from './frontRole.js';
+import { startHubRole } from './hubRole.js';
 
 /** Makes the MCP server of one connection. */
 export type McpServerMaker = (transport: 'stdio' | 'http') => Promise<Server>;
@@ -34,7 +34,7 @@ export interface StartOptions {
   serverVersion?: string;
   /** Where the built demo is (default `<package>/dist/demo`). */
   demoRoot?: string;
-  /** Makes an MCP server for one connection (default: the MCP front of `src/server/mcp`). */
+  /** Makes an MCP server for one connection (default: the MCP front of `src/server/mcp` on this process's hub port). */
   createMcpServer?: McpServerMaker;
   timing?: Partial<HubTiming>;
   stdin?: Readable;
@@ -45,8 +45,10 @@ export interface StartOptions {
 export interface RunningServer {
   /** `mcpUrl` (HTTP mode), `relayUrl`, and with the demo `demoUrl` and a fresh `pairUrl`. */
   readonly urls: ServerUrls & { pairUrl?: string };
-  readonly hub: Hub;
-  readonly pairing: Pairing;
+  /** What this process's MCP connections call: its own hub, or the hub it follows. */
+  readonly hub: HubPort;
+  /** `hub` when this process owns the relay now, `front` when it follows another's. */
+  role(): 'hub' | 'front';
   /**
    * Resolves once MCP is connected (stdio) or its modules are loaded (HTTP);
    * rejects when they cannot be, after closing everything.
@@ -57,56 +59,47 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What one role hands the common startup. */
+interface Started {
+  hub: HubPort;
+  urls: ServerUrls;
+  role(): 'hub' | 'front';
+  pairCode(): Promise<string | null>;
+  warm(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
- * Listens, writes `hub.json` and resolves; MCP over stdio connects right after
- * (stdin buffers meanwhile). Rejects, with everything started so far closed,
- * when a port cannot be bound.
+ * Joins a live hub of this home or becomes the hub, then resolves; MCP over
+ * stdio connects right after (stdin buffers meanwhile). Rejects, with
+ * everything started so far closed, when a port cannot be bound.
  */
 export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const version = options.serverVersion ?? packageVersion();
-  const pairing = new Pairing({ home: config.home });
-  if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
-  const hub = new Hub({ auth: pairing, logger: logger.child('hub'), serverVersion: version, timing: options.timing });
-  const createMcp =
+  let port: HubPort | null = null;
+  const createMcp: McpServerMaker =
     options.createMcpServer ??
     (async (transport) => {
       const { createMcpServer } = await import('../mcp/index.js');
-      return createMcpServer({ hub, config, logger, transport, serverVersion: version });
+      if (!port) throw new Error('MCP before the hub is known');
+      return createMcpServer({ hub: port, config, logger, transport, serverVersion: version });
     });
-  let urls: ServerUrls = { relayUrl: '' };
-  const relayOrigins = [...config.allowedOrigins];
-  const admin = adminContext(hub, pairing, logger, version, config, () => urls);
-  const front = await startFrontServer(options.bind, {
-    hub,
-    logger,
-    bearerToken: config.bearerToken,
-    mcp: options.mcp === 'http' ? () => createMcp('http') : null,
-    relayOrigins: () => relayOrigins,
-    admin: () => admin,
-  });
-  const demo = await startDemoOrClose(options, front);
-  if (demo) relayOrigins.push(...loopbackOrigins(demo.bound.port));
-  urls = {
-    ...(options.mcp === 'http' ? { mcpUrl: front.mcpUrl } : {}),
-    relayUrl: front.relayUrl,
-    ...(demo ? { demoUrl: demo.url } : {}),
-  };
+  const ctx: RoleContext = { config, options, logger, version, createMcp };
+  const started = (await startAsFront(ctx)) ?? (await startAsHubOrLateFront(ctx));
+  port = started.hub;
   const stdio: { server: Server | null } = { server: null };
   const { close, closed } = closer(async () => {
-    hub.close();
     await stdio.server?.close().catch(() => undefined);
-    await Promise.all([front.close(), demo?.close()]);
-    removeHubFile(config.home);
+    await started.stop();
     logger.info('stopped');
   });
-  writeHubFile(config.home, hubFile(version, front, admin.token, urls));
   const mcpReady = (
     options.mcp === 'stdio'
       ? connectStdio(createMcp, options, close).then((server) => void (stdio.server = server))
       : Promise.resolve(options.createMcpServer ? undefined : import('../mcp/index.js')).then(() => undefined)
   ).then(
-    () => front.warm(),
+    () => started.warm(),
     async (error: unknown) => {
       await close();
       throw error;
@@ -114,42 +107,110 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
   );
   // Whoever awaits mcpReady sees the failure; nobody awaiting must not crash the process.
   mcpReady.catch(() => undefined);
-  const pairUrl = demo ? (pairUrlOf(demo.url, pairing.issueCode(config.pairGrant).code) ?? undefined) : undefined;
-  return { urls: { ...urls, ...(pairUrl ? { pairUrl } : {}) }, hub, pairing, mcpReady, closed, close };
-}
-
-function adminContext(
-  hub: Hub,
-  pairing: Pairing,
-  logger: Logger,
-  version: string,
-  config: ServerConfig,
-  urls: () => ServerUrls,
-): AdminContext {
-  const token = randomBytes(24).toString('base64url');
-  return { hub, pairing, logger: logger.child('admin'), token, version, defaultGrant: config.pairGrant, urls };
-}
-
-function hubFile(version: string, front: FrontServer, adminToken: string, urls: ServerUrls) {
+  const code = started.urls.demoUrl ? await started.pairCode() : null;
+  const pairUrl = code === null ? null : pairUrlOf(started.urls.demoUrl, code);
   return {
-    version: 1 as const,
-    pid: process.pid,
-    serverVersion: version,
-    startedAt: new Date().toISOString(),
-    adminUrl: `${front.origin}/admin`,
-    adminToken,
-    ...urls,
+    urls: { ...started.urls, ...(pairUrl ? { pairUrl } : {}) },
+    hub: started.hub,
+    role: started.role,
+    mcpReady,
+    closed,
+    close,
   };
 }
 
-async function startDemoOrClose(options: StartOptions, front: FrontServer): Promise<DemoServer | null> {
-  if (!options.demo) return null;
+interface RoleContext {
+  config: ServerConfig;
+  options: StartOptions;
+  logger: Logger;
+  version: string;
+  createMcp: McpServerMaker;
+}
+
+/** The hub role on this process's own port; when a hub appeared meanwhile and holds it, a front of that hub. */
+async function startAsHubOrLateFront(ctx: RoleContext): Promise<Started> {
+  const { config, options, logger, version, createMcp } = ctx;
   try {
-    return await startDemoServer(options.demo, { relayUrl: () => front.relayUrl, root: options.demoRoot });
+    const role = await startHubRole({
+      config,
+      bind: options.bind,
+      mcp: options.mcp === 'http' ? () => createMcp('http') : null,
+      demo: options.demo,
+      demoRoot: options.demoRoot,
+      logger,
+      version,
+      timing: options.timing,
+    });
+    return {
+      hub: role.hub,
+      urls: role.urls,
+      role: () => 'hub',
+      pairCode: async () => role.pairing.issueCode(config.pairGrant).code,
+      warm: () => role.warm(),
+      stop: () => role.close(),
+    };
   } catch (error) {
-    await front.close();
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    // Another process may have bound the relay a moment ago: follow it once its hub.json is written.
+    const late = await waitForHub(ctx, 1_000);
+    if (!late) throw error;
+    return late;
   }
+}
+
+async function waitForHub(ctx: RoleContext, ms: number): Promise<Started | null> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const started = await startAsFront(ctx);
+    if (started) return started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
+}
+
+/** A front of the live hub `hub.json` names, or null when there is none (or it does not answer). */
+async function startAsFront(ctx: RoleContext): Promise<Started | null> {
+  const { config, options, logger, version, createMcp } = ctx;
+  const found = lookupHub(config.home);
+  if (found.kind !== 'live') return null;
+  const demo = await ownDemo(options.demo, found.file.demoUrl, () => found.file.relayUrl, options.demoRoot);
+  const joined: JoinedHub | null = await joinHub(config.home, {
+    logger: logger.child('link'),
+    relayOrigins: frontOrigins(config, demo),
+  });
+  if (!joined) {
+    await demo?.close();
+    logger.info('hub.json names no live hub; replacing it');
+    return null;
+  }
+  const role = await startFrontRole(joined, {
+    config,
+    mcp: options.mcp === 'http' ? () => createMcp('http') : null,
+    bind: options.bind,
+    demo,
+    logger,
+    version,
+    timing: options.timing,
+    demoRoot: options.demoRoot,
+  }).catch(async (error: unknown) => {
+    joined.remote.close();
+    await demo?.close();
+    throw error;
+  });
+  logger.info('joined the hub', { hubPid: joined.welcome.pid });
+  return {
+    hub: role.hub,
+    urls: role.urls,
+    role: () => (role.ownHub() ? 'hub' : 'front'),
+    // Asked once, right after joining: the hub this process linked to issues the code.
+    pairCode: () =>
+      joined.remote.pair(config.pairGrant).then(
+        (issued) => issued.code,
+        () => null,
+      ),
+    warm: () => role.warm(),
+    stop: () => role.close(),
+  };
 }
 
 /** A close that runs once, even when re-entered from inside itself (closing stdio calls back). */

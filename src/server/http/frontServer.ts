@@ -1,12 +1,16 @@
 /**
  * The MCP/relay port (SPEC §9, §11): one node:http server with `/mcp`
- * (Streamable HTTP), the `/relay` WebSocket upgrade and the CLI's `/admin/`
- * API. Every request must name the bound address in `Host`. Nothing here
- * serves HTML or script, so no page can share this origin.
+ * (Streamable HTTP), the `/relay` WebSocket upgrade, the `/front` link for
+ * other server processes and the CLI's `/admin/` API. A process that joined
+ * another's hub serves only `/mcp` here. Every request must name the bound
+ * address in `Host`. Nothing here serves HTML or script, so no page can share
+ * this origin.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HUB_LINK_PATH } from '../../protocol/hubLink.js';
 import type { Hub } from '../hub/hub.js';
+import type { LinkUpgrade } from '../hubLink/linkUpgrade.js';
 import type { Logger } from '../log.js';
 import { createRelayUpgrade, type RelayUpgrade } from '../relay/upgrade.js';
 import { originAllowlist } from '../relay/originPolicy.js';
@@ -25,7 +29,8 @@ import {
 
 /** Options of {@link startFrontServer}. */
 export interface FrontServerOptions {
-  hub: Hub;
+  /** The hub the relay feeds; null in a process that joined another's hub (no relay, no admin). */
+  hub: Hub | null;
   logger: Logger;
   /** --token-file contents: every /mcp and relay request must carry it. */
   bearerToken: string | null;
@@ -33,8 +38,10 @@ export interface FrontServerOptions {
   mcp: McpServerFactory | null;
   /** Origins allowed to open the relay, read per upgrade. */
   relayOrigins: () => Iterable<string>;
-  /** The admin API's context, once the URLs are known. */
-  admin: () => AdminContext;
+  /** The admin API's context, once the URLs are known; null without a hub. */
+  admin: (() => AdminContext) | null;
+  /** The `/front` link endpoint for other server processes, or null. */
+  frontLink?: LinkUpgrade | null;
   /** Tests pass smaller relay frames. */
   relayMaxPayload?: number;
 }
@@ -62,14 +69,17 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
   const logger = options.logger.child('http');
   const endpoint = options.mcp ? new McpHttpEndpoint(options.mcp, logger) : null;
   const bound: BoundAddress = { host: bind.host, port: bind.port };
-  const relay: RelayUpgrade = createRelayUpgrade({
-    hub: options.hub,
-    logger: options.logger.child('relay'),
-    originAllowed: originAllowlist(options.relayOrigins),
-    bound: () => bound,
-    bearerToken: options.bearerToken,
-    maxPayload: options.relayMaxPayload,
-  });
+  const relay: RelayUpgrade | null = options.hub
+    ? createRelayUpgrade({
+        hub: options.hub,
+        logger: options.logger.child('relay'),
+        originAllowed: originAllowlist(options.relayOrigins),
+        bound: () => bound,
+        bearerToken: options.bearerToken,
+        maxPayload: options.relayMaxPayload,
+      })
+    : null;
+  const admin = options.admin;
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -81,10 +91,10 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
         return refuse(res, 401, 'bearer token required', { 'WWW-Authenticate': 'Bearer' });
       return endpoint.handle(req, res);
     }
-    if (path.startsWith('/admin/')) {
+    if (path.startsWith('/admin/') && admin) {
       if (!isLoopbackHost(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? ''))
         return refuse(res, 403, 'forbidden');
-      return handleAdmin(options.admin(), req, res, path);
+      return handleAdmin(admin(), req, res, path);
     }
     return refuse(res, 404, 'not found');
   };
@@ -96,7 +106,12 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
       else res.end();
     });
   });
-  http.on('upgrade', (req, socket, head) => relay.handle(req, socket, head));
+  http.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === HUB_LINK_PATH && options.frontLink) return options.frontLink.handle(req, socket, head);
+    if (relay) return relay.handle(req, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   await listen(http, bind);
   bound.port = (http.address() as AddressInfo).port;
   const origin = `http://${displayHost(bind.host)}:${bound.port}`;
@@ -108,10 +123,11 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
     http,
     mcpEndpoint: endpoint,
     async warm() {
-      await Promise.all([relay.warm(), endpoint?.warm()]);
+      await Promise.all([relay?.warm(), endpoint?.warm()]);
     },
     async close() {
-      relay.close();
+      relay?.close();
+      options.frontLink?.close();
       await endpoint?.close();
       await closeServer(http);
     },
@@ -123,9 +139,11 @@ export function listen(server: HttpServer, bind: BoundAddress): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const where = `${urlHost(bind.host)}:${bind.port}`;
-      if (error.code === 'EADDRINUSE')
-        reject(new Error(`Port ${where} is in use: is another tradescript-mcp running? Use --port to choose another.`));
-      else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`Cannot listen on ${where}: no such local address.`));
+      if (error.code === 'EADDRINUSE') {
+        const message = `Port ${where} is in use: is another tradescript-mcp running? Use --port to choose another.`;
+        // The code stays readable: a front that loses the race for the relay port follows the winner.
+        reject(Object.assign(new Error(message), { code: 'EADDRINUSE' }));
+      } else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`Cannot listen on ${where}: no such local address.`));
       else reject(error);
     };
     server.once('error', onError);

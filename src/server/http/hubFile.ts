@@ -1,6 +1,8 @@
 /**
- * `$TRADESCRIPT_MCP_HOME/hub.json` (mode 0600): where the running server is and
- * the admin token the CLI needs to ask it things.
+ * `$TRADESCRIPT_MCP_HOME/hub.json` (mode 0600): where the running hub is, the
+ * admin token the CLI needs to ask it things, and the front link a later
+ * server process joins instead of binding the relay (SPEC §9). A hub that
+ * takes over after the last one exited reads the relay port and origins here.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -18,6 +20,11 @@ export const HubFileSchema = z
     relayUrl: z.string(),
     mcpUrl: z.string().optional(),
     demoUrl: z.string().optional(),
+    /** `ws://HOST:PORT/front`: where other server processes link to this hub. */
+    frontUrl: z.string().optional(),
+    frontToken: z.string().min(16).optional(),
+    /** Origins the relay admits beyond the defaults, kept by a hub that takes over. */
+    relayOrigins: z.array(z.string().max(256)).max(256).optional(),
   })
   .strict();
 /** The hub file's contents. */
@@ -39,7 +46,12 @@ export function readHubFile(home: string): HubFile | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Removes the hub file if it is still this process's. */
-export function removeHubFile(home: string, pid: number = process.pid): void {
-  if (readHubFile(home)?.pid === pid) removeFile(hubFilePath(home));
+/**
+ * Removes the hub file if it is still this hub's: the same admin token when
+ * given (a process that took over may share nothing else with it), else the same pid.
+ */
+export function removeHubFile(home: string, adminToken?: string): void {
+  const file = readHubFile(home);
+  if (!file) return;
+  if (adminToken !== undefined ? file.adminToken === adminToken : file.pid === process.pid) removeFile(hubFilePath(home));
 }
