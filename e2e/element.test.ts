@@ -5,7 +5,7 @@
  * confirmation mode, keyboard use and fixed box are checked through the page.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -64,6 +64,19 @@ const chooseGrant = (grant: string, target: Page = page): Promise<void> =>
 
 const feedRows = (): Promise<string[]> => page.locator(`${ELEMENT} [part=feed] li`).allInnerTexts();
 
+/**
+ * Screenshots the element; written to docs/images only with
+ * `UPDATE_SCREENSHOTS=1`, so an ordinary run leaves the tracked images alone.
+ */
+async function screenshot(target: Page, name: string): Promise<void> {
+  const png = await target.locator(ELEMENT).screenshot();
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const dir = join(repoRoot, 'docs/images');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), png);
+}
+
 /** A fresh single-use code from the running server, as `tradescript-mcp pair` prints it. */
 async function freshCode(grant: string): Promise<string> {
   const { stdout } = await run(process.execPath, [serverBin, 'pair', '--grant', grant, '--json'], {
@@ -80,7 +93,6 @@ async function sessionGrant(sessionId: string): Promise<string | null> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
   served = await serveElementPage();
   server = await startServer(['demo', '--allowed-origin', served.origin]);
   browser = await launchBrowser();
@@ -239,7 +251,7 @@ describe('<tradescript-bridge> in real Chromium', () => {
     const pending = call('orders.cancelAll');
     await page.locator(`${ELEMENT} [part=confirm]`).waitFor();
     expect(await boxes()).toEqual(first);
-    await page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element-confirm.png') });
+    await screenshot(page, 'element-confirm.png');
     await page.locator(`${ELEMENT} [part=confirm]`).getByRole('button', { name: 'Decline' }).click();
     expect(outcomeOf(await pending)).toBe('execution_declined');
     await page.locator(`${ELEMENT} [part=confirm-toggle]`).click();
@@ -258,7 +270,7 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await form.getByRole('button', { name: 'Pair' }).click();
     await expect.poll(() => form.getByRole('alert').innerText()).toMatch(/expired or already used/);
     expect(await form.innerText()).toContain('npx tradescript-mcp pair');
-    await second.page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element-unpaired.png') });
+    await screenshot(second.page, 'element-unpaired.png');
     await form.getByLabel('Pairing code').fill(await freshCode('trade'));
     await form.getByRole('button', { name: 'Pair' }).click();
     await ready(second.page);
@@ -270,8 +282,8 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await second.close();
   });
 
-  it('SPEC §10 screenshot of the element for the README', async () => {
-    await page.locator(ELEMENT).screenshot({ path: join(repoRoot, 'docs/images/element.png') });
+  it('SPEC §10 screenshot of the paired element for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
+    await screenshot(page, 'element.png');
   });
 
   it('SPEC §10 "detach all" ends every attachment: the MCP client sees its connection closed', async () => {
