@@ -37,11 +37,27 @@ function onlyKeys(raw: Record<string, unknown>, keys: ReadonlySet<string>): bool
   return true;
 }
 
+/**
+ * Whether a flat payload fits the size cap: decided from its string lengths
+ * when clearly under (a UTF-16 unit is at most 6 bytes of JSON, escaped), else
+ * measured exactly. `skeleton` is the JSON of the object with every value
+ * replaced by a 4-byte `null`.
+ */
+function fitsFlat(payload: object, skeleton: number, textUnits: number, bounds: EventBounds): boolean {
+  return skeleton + 6 * textUnits <= bounds.maxBytes || fitsEvent(payload, bounds);
+}
+
+function skeletonOf(keys: readonly string[]): number {
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, null]))).length;
+}
+
 function fastBounds(bounds: EventBounds): boolean {
   return bounds.depth >= 1 && bounds.stringLength >= FAST_MIN_STRING_LENGTH;
 }
 
-const QUOTE_KEYS: ReadonlySet<string> = new Set(['symbol', 'bid', 'ask', 'last', 'time']);
+const QUOTE_KEY_LIST = ['symbol', 'bid', 'ask', 'last', 'time'] as const;
+const QUOTE_KEYS: ReadonlySet<string> = new Set(QUOTE_KEY_LIST);
+const QUOTE_SKELETON = skeletonOf(QUOTE_KEY_LIST);
 
 /**
  * `data.quotes`; returns null when the bounds are below the fast path's
@@ -55,7 +71,8 @@ export function projectQuote(raw: unknown, bounds: EventBounds): Projection | nu
   if (!isDecimal(bid) || !isDecimal(ask) || !isDecimal(last)) return DROP_INVALID;
   if (symbol.length > bounds.stringLength || time.length > bounds.stringLength) return DROP_OVERSIZED;
   const payload = { symbol: redacted(symbol), bid, ask, last, time: redacted(time) };
-  return fitsEvent(payload, bounds) ? payload : DROP_OVERSIZED;
+  const units = symbol.length + bid.length + ask.length + last.length + time.length;
+  return fitsFlat(payload, QUOTE_SKELETON, units, bounds) ? payload : DROP_OVERSIZED;
 }
 
 const TRADING_TYPES: ReadonlySet<string> = new Set([
@@ -76,7 +93,7 @@ const TRADING_TYPES: ReadonlySet<string> = new Set([
 /** Free-text optional fields of a trading event, in schema order around the typed ones. */
 const TEXT_FIELDS = ['accountId', 'orderId', 'clientOrderId', 'symbol'] as const;
 const TAIL_TEXT_FIELDS = ['chartId', 'lineId'] as const;
-const TRADING_KEYS: ReadonlySet<string> = new Set([
+const TRADING_KEY_LIST = [
   'type',
   'time',
   ...TEXT_FIELDS,
@@ -86,7 +103,9 @@ const TRADING_KEYS: ReadonlySet<string> = new Set([
   'status',
   ...TAIL_TEXT_FIELDS,
   'message',
-]);
+] as const;
+const TRADING_KEYS: ReadonlySet<string> = new Set(TRADING_KEY_LIST);
+const TRADING_SKELETON = skeletonOf(TRADING_KEY_LIST);
 
 const isText = (v: unknown) => v === undefined || typeof v === 'string';
 const isSide = (v: unknown) => v === undefined || v === 'buy' || v === 'sell';
@@ -104,13 +123,17 @@ function validTradingEvent(raw: Record<string, unknown>): boolean {
   return message === undefined || message === null || (typeof message === 'string' && message.length <= 1000);
 }
 
-function longestText(raw: Record<string, unknown>): number {
+/** The longest string value, and the total length of all of them. */
+function textStats(raw: Record<string, unknown>): { longest: number; total: number } {
   let longest = 0;
-  for (const key of TRADING_KEYS) {
+  let total = 0;
+  for (const key of TRADING_KEY_LIST) {
     const value = raw[key];
-    if (typeof value === 'string' && value.length > longest) longest = value.length;
+    if (typeof value !== 'string') continue;
+    total += value.length;
+    if (value.length > longest) longest = value.length;
   }
-  return longest;
+  return { longest, total };
 }
 
 /** Copies defined fields in schema order, redacting free text; blank broker text becomes null. */
@@ -131,9 +154,10 @@ function tradingPayload(raw: Record<string, unknown>): Record<string, unknown> {
 export function projectTradingEvent(raw: unknown, bounds: EventBounds): Projection | null {
   if (!fastBounds(bounds)) return null;
   if (!isRecord(raw) || !onlyKeys(raw, TRADING_KEYS) || !validTradingEvent(raw)) return DROP_INVALID;
-  if (longestText(raw) > bounds.stringLength) return DROP_OVERSIZED;
+  const text = textStats(raw);
+  if (text.longest > bounds.stringLength) return DROP_OVERSIZED;
   const payload = tradingPayload(raw);
-  return fitsEvent(payload, bounds) ? payload : DROP_OVERSIZED;
+  return fitsFlat(payload, TRADING_SKELETON, text.total, bounds) ? payload : DROP_OVERSIZED;
 }
 
 /** The reference redaction of a trading event: every string, then blank broker text as null (SPEC §4). */
