@@ -102,8 +102,9 @@ describe('SPEC §7 subscriptions in the bridge worker (real Chromium)', () => {
     await page.evaluate(() => window.observeTest.emit(300));
     await page.evaluate(() => window.observeTest.emitInvalid());
     const last = await until(() => poll(subscriptionId, 290), (p) => p.lastSequence === 301);
-    expect(last).toMatchObject({ status: 'active', lastSequence: 301, droppedBeforeSequence: 302, droppedCount: 1 });
+    expect(last).toMatchObject({ status: 'active', lastSequence: 301, droppedBeforeSequence: null, droppedCount: 0 });
     expect(last.events.map((e) => e.payload)).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 291 + i })));
+    expect(await poll(subscriptionId, 300)).toMatchObject({ events: [], droppedBeforeSequence: 302, droppedCount: 1 });
     const oldest = await poll(subscriptionId, undefined, 100);
     expect(oldest.events[0]).toMatchObject({ sequence: 46, target: CHART, channelId: 'test.ticks', bindingId: 'ticks', payload: { n: 46 } });
     expect(oldest).toMatchObject({ droppedBeforeSequence: 46, droppedCount: 45 });
@@ -154,15 +155,19 @@ describe('SPEC §8 snapshots encoded in the bridge worker (real Chromium)', () =
   });
 });
 
-/** Pages through a subscription the way an agent would; counts every sequence seen as an event or a drop. */
+/**
+ * Pages through a subscription the way an agent would (after the last event it
+ * saw, or after droppedBeforeSequence - 1 when it saw none); counts every
+ * sequence as an event or a drop.
+ */
 function pager(subscriptionId: string) {
   const state = { cursor: 0, seen: 0, polls: 0, lastSequence: 0 };
   const page = async (): Promise<void> => {
     const read = await poll(subscriptionId, state.cursor, 100);
     state.polls++;
     state.seen += read.events.length + read.droppedCount;
-    // The poll covered its window: up to its last event when the limit cut it short, else to lastSequence.
-    state.cursor = read.events.length === 100 ? (read.events.at(-1)?.sequence ?? state.cursor) : read.lastSequence;
+    const skipped = read.droppedBeforeSequence === null ? state.cursor : read.droppedBeforeSequence - 1;
+    state.cursor = read.events.at(-1)?.sequence ?? skipped;
     state.lastSequence = read.lastSequence;
   };
   let running = true;

@@ -80,31 +80,35 @@ export class EventRing {
   /**
    * Events after `afterSequence` (from the oldest retained when omitted), at
    * most `limit`. The window W runs from `afterSequence + 1` to the last
-   * returned event when `limit` cut the read short, else to `lastSequence`;
+   * returned event, or to `lastSequence` when none is returned;
    * `droppedCount` counts exactly the dropped sequences of W and
-   * `droppedBeforeSequence` is one past the highest of them. Reads nothing away.
+   * `droppedBeforeSequence` is one past the highest of them. So a reader that
+   * continues after the last event it saw (or after `droppedBeforeSequence -
+   * 1` when it saw none) counts every drop exactly once. Reads nothing away.
    */
   read(afterSequence: number | undefined, limit: number): RingRead {
     const after = afterSequence ?? 0;
     const oldest = this.oldestRetained;
     const events: RingEvent[] = [];
+    // Markers before the last returned event, and those seen since it (the next window's, unless none is returned).
     let markers = 0;
     let highestMarker = 0;
-    let end = this.lastSequence;
-    for (let sequence = Math.max(after + 1, oldest); sequence <= this.lastSequence; sequence++) {
-      if (events.length === limit) {
-        end = sequence - 1;
-        break;
-      }
+    let pending = 0;
+    let highestPending = 0;
+    for (let sequence = Math.max(after + 1, oldest); sequence <= this.lastSequence && events.length < limit; sequence++) {
       const slot = (sequence - 1) % this.capacity;
       const bindingIndex = this.bindings[slot] ?? DROPPED;
       if (bindingIndex === DROPPED) {
-        markers++;
-        highestMarker = sequence;
+        pending++;
+        highestPending = sequence;
         continue;
       }
+      if (pending > 0) [markers, highestMarker, pending] = [markers + pending, highestPending, 0];
       events.push({ sequence, bindingIndex, receivedAtMs: this.times[slot] ?? 0, payload: this.payloads[slot] });
     }
+    const last = events[events.length - 1];
+    const end = last ? last.sequence : this.lastSequence;
+    if (!last) [markers, highestMarker] = [pending, highestPending];
     const evictedEnd = Math.min(end, oldest - 1);
     const evicted = Math.max(0, evictedEnd - after);
     const droppedCount = evicted + markers;

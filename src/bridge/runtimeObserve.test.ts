@@ -117,8 +117,11 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     batcher.flush();
     await vi.waitFor(async () => {
       const polled = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 995 });
-      expect(polled).toMatchObject({ ok: true, data: { lastSequence: 1001, droppedBeforeSequence: 1002, droppedCount: 1 } });
+      // The window ends at the last returned event (1000): the drop at 1001 is the next poll's.
+      expect(polled).toMatchObject({ ok: true, data: { lastSequence: 1001, droppedBeforeSequence: null, droppedCount: 0 } });
     });
+    const tail = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 1000 });
+    expect(tail).toMatchObject({ ok: true, data: { events: [], droppedBeforeSequence: 1002, droppedCount: 1 } });
     const oldest = await subscribe(peer, { action: 'poll', subscriptionId, limit: 2 });
     expect(oldest).toMatchObject({
       ok: true,
