@@ -149,6 +149,19 @@ describe('SPEC §8 snapshots encoded in the bridge worker (real Chromium)', () =
     expect(webp).toMatchObject({ mimeType: 'image/webp', width: 150, height: 100 });
   });
 
+  it('SPEC §6 an incompressible capture over 12 MB decoded and 4 MB encoded is downscaled and re-encoded, never refused', async () => {
+    const { outcome } = await ask({ kind: 'snapshot', target: { scope: 'widget', widgetId: 'noise' }, format: 'png' });
+    if (!outcome.ok) throw new Error(outcome.error.code);
+    const snapshot = outcome.data as { width: number; height: number; byteLength: number; scaled: boolean };
+    const bytes = Buffer.from(outcome.image?.base64 ?? '', 'base64');
+    expect(snapshot.scaled).toBe(true);
+    expect(bytes.byteLength).toBe(snapshot.byteLength);
+    expect(bytes.byteLength).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(pngSize(bytes)).toEqual({ width: snapshot.width, height: snapshot.height });
+    expect(snapshot.width * snapshot.height * 4).toBeLessThanOrEqual(12 * 1024 * 1024);
+    expect(Math.abs(snapshot.width / snapshot.height - 1.5)).toBeLessThan(0.01);
+  });
+
   it('a session target is target_not_renderable', async () => {
     const { outcome } = await ask({ kind: 'snapshot', target: { scope: 'session' }, format: 'png' });
     expect(!outcome.ok && outcome.error.code).toBe('target_not_renderable');
