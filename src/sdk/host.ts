@@ -3,11 +3,9 @@
  * targets, mounted controllers, revisions, the person's grant and the operation
  * ledger, and answers the bridge runtime's requests without ever throwing.
  */
-import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant, type Target } from '../protocol/index.js';
+import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant } from '../protocol/index.js';
 import { runBatch } from './batch.js';
-import { captureTarget } from './capture/capture.js';
 import { ChannelHub } from './channels/channelHub.js';
-import type { ChannelSource } from './channels/declareChannel.js';
 import { readContext } from './context.js';
 import type { CallEnv, HostCore } from './core.js';
 import { sleep as defaultSleep, startDeadline } from './deadline.js';
@@ -16,6 +14,7 @@ import { Dispatcher, internalError } from './dispatcher.js';
 import { defaultLedger } from './ledger/defaultLedger.js';
 import { listenerSet } from './listeners.js';
 import { listControls } from './listing.js';
+import { observeMethods } from './observe.js';
 import { RevisionStore } from './revisions.js';
 import { TargetRegistry } from './targets.js';
 import type {
@@ -120,12 +119,7 @@ async function answerBatch(
 export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   let grant: Grant = GrantSchema.parse(options.grant ?? DEFAULT_GRANT);
   const feed = listenerSet<ActivityEntry>();
-  const unregistered = listenerSet<Target>();
   const core = coreOf(options, () => grant, feed.notify);
-  core.registry.onUnregister((entry) => {
-    core.channels.releaseTarget(entry);
-    unregistered.notify(entry.target);
-  });
   const dispatcher = new Dispatcher(core);
   return {
     environment: options.environment,
@@ -155,20 +149,6 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       channels: core.channels.catalog(),
     }),
     onActivity: (listener) => feed.subscribe(listener),
-    provideChannel(target, channel, source) {
-      const entry = core.registry.get(target);
-      if (!entry) throw new Error(`Target ${JSON.stringify(target)} is not registered; call registerTarget first.`);
-      core.channels.provide(entry, channel, source as ChannelSource);
-    },
-    startBinding: (request, sink) => {
-      try {
-        return Promise.resolve(core.channels.start(core.registry.get(request.target), request, sink));
-      } catch {
-        return Promise.resolve({ ok: false, error: internalError() });
-      }
-    },
-    stopBinding: (subscriptionId, bindingId) => core.channels.stop(subscriptionId, bindingId),
-    onTargetUnregistered: (listener) => unregistered.subscribe(listener),
-    capture: (target, captureOptions) => captureTarget(core.registry.get(target), captureOptions),
+    ...observeMethods(core),
   };
 }

@@ -16,6 +16,8 @@ type DomRender = Extract<RenderSource, { kind: 'dom' }>;
 
 async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {
   const { snapdom } = await import('@zumer/snapdom');
+  // The first import evaluates the engine in this task: let the page have a turn before cloning.
+  await yieldToMain();
   const result = await snapdom(element, {
     fast: false,
     dpr: ratio,
@@ -30,6 +32,7 @@ async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Elem
 
 async function withHtmlToImage(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {
   const { toCanvas } = await import('html-to-image');
+  await yieldToMain();
   // The clone is drawn at the image's origin: an offset the widget has on the page would push it out of frame.
   const style = { margin: '0', left: '0', top: '0', right: 'auto', bottom: 'auto', transform: 'none' };
   return toCanvas(element, { pixelRatio: ratio, style, filter: (node: HTMLElement) => !hidden.has(node) });
