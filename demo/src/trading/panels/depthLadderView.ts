@@ -11,7 +11,8 @@ import type { MarketSimulator } from '../../market/simulator.js';
 import { el, setText } from '../../ui/dom.js';
 import type { FrameBatcher } from '../../ui/frameBatcher.js';
 import type { LadderModel } from '../ladderModel.js';
-import { quantityDecimals, showDecimal } from './display.js';
+import { instrumentOf } from '../../broker/instruments.js';
+import { showDecimal } from './display.js';
 import type { TicketPrefill } from './orderTicket.js';
 import { select } from './widgets.js';
 
@@ -19,9 +20,12 @@ const LEVELS_PER_SIDE = 6;
 
 interface Row {
   element: HTMLElement;
+  /** The size cells; each holds the bar and a text span. */
   bid: HTMLElement;
   price: HTMLElement;
   ask: HTMLElement;
+  bidText: HTMLElement;
+  askText: HTMLElement;
   own: HTMLElement;
   bar: HTMLElement;
   level: DepthLevel | null;
@@ -75,21 +79,22 @@ export class DepthLadderView {
   }
 
   private row(): Row {
+    const bidText = el('span');
+    const askText = el('span');
     const cells = {
-      bid: el('span', { class: 'num bid' }),
+      bid: el('span', { class: 'num bid' }, [bidText]),
       price: el('span', { class: 'num price' }),
-      ask: el('span', { class: 'num ask' }),
+      ask: el('span', { class: 'num ask' }, [askText]),
     };
     const own = el('span', { class: 'own num' });
     const bar = el('span', { class: 'depth-bar' });
     const element = el('div', { class: 'ladder-row', attrs: { role: 'button', tabindex: '0' } }, [
-      bar,
       cells.bid,
       cells.price,
       cells.ask,
       own,
     ]);
-    const row: Row = { element, ...cells, own, bar, level: null };
+    const row: Row = { element, ...cells, bidText, askText, own, bar, level: null };
     const pick = (): void => this.pick(row);
     element.addEventListener('click', pick);
     element.addEventListener('keydown', (event) => {
@@ -116,7 +121,7 @@ export class DepthLadderView {
     if (!spec) return;
     const depth = this.broker.view.depth(symbol, LEVELS_PER_SIDE);
     const max = depth.levels.reduce((m, l) => (parseDecimal(l.size) > m ? parseDecimal(l.size) : m), 1n);
-    const sizeDecimals = Math.min(quantityDecimals(depth.levels[0]?.size ?? '0'), 4);
+    const sizeDecimals = Math.min(instrumentOf(spec).quantityDecimals, 4);
     depth.levels.forEach((level, index) => {
       const row = this.rows[index];
       if (row) this.paintRow(row, level, spec.decimals, sizeDecimals, max);
@@ -131,14 +136,16 @@ export class DepthLadderView {
   private paintRow(row: Row, level: DepthLevel, decimals: number, sizeDecimals: number, max: bigint): void {
     row.level = level;
     const size = showDecimal(level.size, sizeDecimals);
-    setText(row.bid, level.side === 'bid' ? size : '');
-    setText(row.ask, level.side === 'ask' ? size : '');
+    setText(row.bidText, level.side === 'bid' ? size : '');
+    setText(row.askText, level.side === 'ask' ? size : '');
+    const cell = level.side === 'bid' ? row.bid : row.ask;
+    if (row.bar.parentElement !== cell) cell.prepend(row.bar);
     setText(row.price, showDecimal(level.price, decimals));
     const own = parseDecimal(level.ownQuantity);
     setText(row.own, own > 0n ? showDecimal(level.ownQuantity, 4).replace(/\.?0+$/, '') : '');
     row.element.dataset['side'] = level.side;
     row.element.classList.toggle('has-own', own > 0n);
     row.element.title = `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`;
-    row.bar.style.width = `${Math.round(Number((parseDecimal(level.size) * 100n) / max))}%`;
+    row.bar.style.width = `${Number((parseDecimal(level.size) * 100n) / max)}%`;
   }
 }

@@ -113,10 +113,11 @@ export class RiskView {
     card.orders.classList.toggle('warn', confirming);
     setText(
       card.orders,
-      confirming
-        ? `Cancel ${a.openOrders} orders, sell ${positions}?`
-        : `Orders ${a.openOrders} · Positions ${positions}`,
+      confirming ? `Cancel ${a.openOrders}, sell ${positions}?` : `Orders ${a.openOrders} · Positions ${positions}`,
     );
+    card.orders.title = confirming
+      ? `Cancels ${a.openOrders} open order(s) and sells ${positions} position(s) at market. It cannot be undone.`
+      : '';
     this.paintActions(card, a);
   }
 
