@@ -65,6 +65,7 @@ console.log(
     `node ${machine.node}, ${machine.chromium ?? 'chromium ?'}; load ${machine.loadavg.join(' ')}`,
 );
 
+if (process.env.TRADESCRIPT_BENCH_BIN) console.log(`measuring TRADESCRIPT_BENCH_BIN=${process.env.TRADESCRIPT_BENCH_BIN}`);
 const progress = progressPrinter();
 /** @type {Record<string, unknown>} */
 const results = {};
@@ -104,6 +105,7 @@ writeFileSync(
       finishedAt: new Date().toISOString(),
       argv: process.argv.slice(2),
       quick: args.quick,
+      serverBin: process.env.TRADESCRIPT_BENCH_BIN || h.serverBin,
       machine: { ...machine, loadavgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       plan: runPlan,
       tables: results,

@@ -3,10 +3,33 @@
  * `demo`), the demo terminal in a Chromium tab paired through its link, and the
  * SDK's own `Client` (HTTP through the harness's per-request-signal fetch).
  */
+import { dirname, resolve } from 'node:path';
 
 /** The demo's main chart, and the trivial read the call table times. */
 export const MAIN_CHART = { scope: 'chart', chartId: 'btc-main' };
 export const READ_CALL = { target: MAIN_CHART, controlId: 'chart.getVisibleRange' };
+
+/**
+ * The CLI the bench runs: `dist/node/server/bin.js` of this checkout, or
+ * `TRADESCRIPT_BENCH_BIN` (another build's bin, which serves that build's
+ * demo), to compare a change before and after in one environment.
+ * @param {any} h the harness
+ */
+export function serverBin(h) {
+  return process.env.TRADESCRIPT_BENCH_BIN || h.serverBin;
+}
+
+/** The harness's launch options for {@link serverBin}. */
+export function launchOptions() {
+  const bin = process.env.TRADESCRIPT_BENCH_BIN;
+  return bin ? { bin } : {};
+}
+
+/** The checkout whose build the bench measures (for the bundle sizes). */
+export function measuredRoot(h) {
+  const bin = process.env.TRADESCRIPT_BENCH_BIN;
+  return bin ? resolve(dirname(bin), '../../..') : h.repoRoot;
+}
 
 /** Bounds every MCP request of the bench (the SDK's default would be 60 s). */
 export const REQUEST_OPTIONS = { timeout: 30_000 };
@@ -32,17 +55,18 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
   const extra = opts.args ?? [];
+  const launch = launchOptions();
   let client;
   let ready;
   let serverPid;
   let closeServer;
   if (transport === 'stdio') {
-    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra]);
+    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra], launch);
     ({ client, ready } = handle);
     serverPid = handle.pid;
     closeServer = handle.close;
   } else {
-    const server = await h.startServer(['demo', ...extra]);
+    const server = await h.startServer(['demo', ...extra], launch);
     ready = server.ready;
     serverPid = server.pid;
     closeServer = server.close;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { browserBundle } from '../lib/bundle.mjs';
 import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
 import { median, roundAll } from '../lib/stats.mjs';
-import { REQUEST_OPTIONS, READ_CALL } from '../lib/tradescript.mjs';
+import { launchOptions, measuredRoot, REQUEST_OPTIONS, READ_CALL, serverBin } from '../lib/tradescript.mjs';
 
 const READY = 'tradescript-mcp ready ';
 const SESSIONS = 8;
@@ -37,11 +37,11 @@ export async function runFootprint(ctx) {
   const modes = {};
   for (const mode of MODES) {
     ctx.progress(`footprint: ${mode.label}`);
-    modes[mode.id] = await startups(ctx.h.serverBin, mode, spawns, idleMs);
+    modes[mode.id] = await startups(serverBin(ctx.h), mode, spawns, idleMs);
   }
   ctx.progress(`footprint: ${SESSIONS} paired tabs`);
   const sessions = await rssWithSessions(ctx);
-  const bundle = browserBundle(ctx.h.repoRoot);
+  const bundle = browserBundle(measuredRoot(ctx.h));
 
   const rows = MODES.map((m) => [
     m.label,
@@ -110,7 +110,7 @@ export function rssOf(pid) {
 /** `demo` with 8 tabs of one origin paired (8 sessions) and one HTTP client that called each once. */
 async function rssWithSessions(ctx) {
   const { h, browser } = ctx;
-  const server = await h.startServer(['demo']);
+  const server = await h.startServer(['demo'], launchOptions());
   const context = await browser.newContext();
   try {
     const client = await h.connectHttpClient(server.ready.mcpUrl);
