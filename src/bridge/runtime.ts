@@ -91,7 +91,11 @@ class PageRuntime {
         void page.attachmentEnded(id).catch(ignore);
       },
     });
-    this.session = this.connection.openSession({
+    this.session = this.openSession(config, catalog);
+  }
+
+  private openSession(config: RuntimeConfig, catalog: CatalogDocument): RelaySession {
+    return this.connection.openSession({
       sessionId: config.sessionId,
       info: config.info,
       catalog,
