@@ -8,12 +8,12 @@ import { summarizeTrials, trialStats } from './stats.mjs';
 
 /**
  * How much of everything to do. Latencies here read about 2× high under
- * ~2,000 warm-up calls (JIT of client, server and page), so a full run warms
- * every path with 2,000 calls; `--quick` keeps 1,000 and fewer trials.
+ * ~2,000 warm-up calls (JIT of client, server and page), so every path is
+ * warmed with 2,000 calls, `--quick` too; `--quick` runs fewer, shorter trials.
  */
 export function plan(quick) {
   return quick
-    ? { warmup: 1_000, concurrentWarmup: 200, trials: 3, sequential: 300, concurrent: 600, concurrency: 8 }
+    ? { warmup: 2_000, concurrentWarmup: 200, trials: 3, sequential: 300, concurrent: 600, concurrency: 8 }
     : { warmup: 2_000, concurrentWarmup: 500, trials: 5, sequential: 1_000, concurrent: 2_000, concurrency: 8 };
 }
 
