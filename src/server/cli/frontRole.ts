@@ -13,9 +13,10 @@ import { readHubFile } from '../http/hubFile.js';
 import type { McpServerFactory } from '../http/mcpEndpoint.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
-import { joinHub, type JoinedHub } from '../hubLink/discovery.js';
+import { joinHub, type JoinableHubFile } from '../hubLink/discovery.js';
 import { FollowingHub, type ResumableHub } from '../hubLink/followingHub.js';
 import { HubFollower } from '../hubLink/hubFollower.js';
+import { RemoteHub } from '../hubLink/remoteHub.js';
 import type { Logger } from '../log.js';
 import { loopbackOrigins } from '../relay/originPolicy.js';
 import { startHubRole, type HubRole } from './hubRole.js';
@@ -41,6 +42,8 @@ export interface FrontRole {
   readonly urls: ServerUrls;
   /** This process's own hub role once it took over, else null. */
   readonly ownHub: () => HubRole | null;
+  /** A single-use pairing code from whichever hub this process reaches; null when none answers. */
+  pairCode(): Promise<string | null>;
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -50,13 +53,16 @@ export function frontOrigins(config: ServerConfig, demo: DemoServer | null): str
   return [...config.allowedOrigins, ...(demo ? loopbackOrigins(demo.bound.port) : [])];
 }
 
-/** Serves as a front of the joined hub, following it across processes. */
-export async function startFrontRole(joined: JoinedHub, options: FrontRoleOptions): Promise<FrontRole> {
+/**
+ * Serves as a front of the hub `hub.json` names. The link opens in the
+ * background (the ready line does not wait for `ws`); MCP calls wait for it.
+ */
+export async function startFrontRole(file: JoinableHubFile, options: FrontRoleOptions): Promise<FrontRole> {
   const { config, logger } = options;
   const hub = new FollowingHub({ logger: logger.child('follow') });
-  const http = options.mcp ? await startMcpOnly(options, joined) : null;
+  const http = options.mcp ? await startMcpOnly(options, file) : null;
   let own: HubRole | null = null;
-  let last = joined.file;
+  let last = file;
   const relayOrigins = frontOrigins(config, options.demo);
   const follower = new HubFollower({
     hub,
@@ -68,17 +74,26 @@ export async function startFrontRole(joined: JoinedHub, options: FrontRoleOption
     },
     takeOver: async () => (own = await takeOver(options, last, http)).hub as ResumableHub,
   });
-  await follower.follow(joined);
-  const demoUrl = options.demo?.url ?? joined.file.demoUrl;
+  follower.start();
+  const demoUrl = options.demo?.url ?? file.demoUrl;
   const urls: ServerUrls = {
     ...(http ? { mcpUrl: http.mcpUrl } : {}),
-    relayUrl: joined.welcome.relayUrl,
+    relayUrl: file.relayUrl,
     ...(demoUrl ? { demoUrl } : {}),
   };
   return {
     hub,
     urls,
     ownHub: () => own,
+    pairCode: async () => {
+      const current = await hub.whenReachable();
+      if (own && current === own.hub) return own.pairing.issueCode(config.pairGrant).code;
+      if (!(current instanceof RemoteHub)) return null;
+      return current.pair(config.pairGrant).then(
+        (issued) => issued.code,
+        () => null,
+      );
+    },
     warm: async () => void (await http?.warm()),
     async close() {
       follower.stop();
@@ -89,7 +104,7 @@ export async function startFrontRole(joined: JoinedHub, options: FrontRoleOption
 }
 
 /** `/mcp` on this process's own port; the hub's port when asked for it is taken, so an ephemeral one. */
-async function startMcpOnly(options: FrontRoleOptions, joined: JoinedHub): Promise<FrontServer> {
+async function startMcpOnly(options: FrontRoleOptions, file: JoinableHubFile): Promise<FrontServer> {
   const serve = (bind: BoundAddress) =>
     startFrontServer(bind, {
       hub: null,
@@ -99,7 +114,7 @@ async function startMcpOnly(options: FrontRoleOptions, joined: JoinedHub): Promi
       relayOrigins: () => [],
       admin: null,
     });
-  const hubPort = Number(new URL(joined.welcome.relayUrl).port);
+  const hubPort = Number(new URL(file.relayUrl).port);
   if (options.bind.port !== hubPort) return serve(options.bind);
   const server = await serve({ host: options.bind.host, port: 0 });
   options.logger.warn('the hub holds the requested MCP port; /mcp listens on another', { port: server.bound.port });
@@ -113,7 +128,7 @@ async function startMcpOnly(options: FrontRoleOptions, joined: JoinedHub): Promi
  */
 async function takeOver(
   options: FrontRoleOptions,
-  previous: JoinedHub['file'],
+  previous: JoinableHubFile,
   http: FrontServer | null,
 ): Promise<HubRole> {
   const fresher = readHubFile(options.config.home);

@@ -14,9 +14,9 @@ import { pairUrlOf, type ServerUrls } from '../http/adminApi.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
-import { joinHub, lookupHub, type JoinedHub } from '../hubLink/discovery.js';
+import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
-import { frontOrigins, ownDemo, startFrontRole } from './frontRole.js';
+import { ownDemo, startFrontRole } from './frontRole.js';
 import { startHubRole } from './hubRole.js';
 
 /** Makes the MCP server of one connection. */
@@ -168,22 +168,13 @@ async function waitForHub(ctx: RoleContext, ms: number): Promise<Started | null>
   return null;
 }
 
-/** A front of the live hub `hub.json` names, or null when there is none (or it does not answer). */
+/** A front of the live hub `hub.json` names, or null when there is none (or its port is closed). */
 async function startAsFront(ctx: RoleContext): Promise<Started | null> {
   const { config, options, logger, version, createMcp } = ctx;
-  const found = lookupHub(config.home);
-  if (found.kind !== 'live') return null;
-  const demo = await ownDemo(options.demo, found.file.demoUrl, () => found.file.relayUrl, options.demoRoot);
-  const joined: JoinedHub | null = await joinHub(config.home, {
-    logger: logger.child('link'),
-    relayOrigins: frontOrigins(config, demo),
-  });
-  if (!joined) {
-    await demo?.close();
-    logger.info('hub.json names no live hub; replacing it');
-    return null;
-  }
-  const role = await startFrontRole(joined, {
+  const file = await probeHub(config.home);
+  if (!file) return null;
+  const demo = await ownDemo(options.demo, file.demoUrl, () => file.relayUrl, options.demoRoot);
+  const role = await startFrontRole(file, {
     config,
     mcp: options.mcp === 'http' ? () => createMcp('http') : null,
     bind: options.bind,
@@ -193,21 +184,15 @@ async function startAsFront(ctx: RoleContext): Promise<Started | null> {
     timing: options.timing,
     demoRoot: options.demoRoot,
   }).catch(async (error: unknown) => {
-    joined.remote.close();
     await demo?.close();
     throw error;
   });
-  logger.info('joined the hub', { hubPid: joined.welcome.pid });
+  logger.info('joining the hub of hub.json', { hubPid: file.pid });
   return {
     hub: role.hub,
     urls: role.urls,
     role: () => (role.ownHub() ? 'hub' : 'front'),
-    // Asked once, right after joining: the hub this process linked to issues the code.
-    pairCode: () =>
-      joined.remote.pair(config.pairGrant).then(
-        (issued) => issued.code,
-        () => null,
-      ),
+    pairCode: () => role.pairCode(),
     warm: () => role.warm(),
     stop: () => role.close(),
   };

@@ -4,6 +4,7 @@
  * one must answer the front link within a short timeout, so a crashed or hung
  * hub never costs a starting process more than that.
  */
+import { connect } from 'node:net';
 import { readHubFile, type HubFile } from '../http/hubFile.js';
 import type { Logger } from '../log.js';
 import { openLinkSocket } from './linkWebSocket.js';
@@ -36,6 +37,31 @@ export function lookupHub(home: string): HubLookup {
   if (file.frontUrl === undefined || file.frontToken === undefined || !pidAlive(file.pid))
     return { kind: 'stale', file };
   return { kind: 'live', file: file as JoinableHubFile };
+}
+
+/** How long a starting process waits for a live-looking hub's port to accept a connection. */
+export const PROBE_TIMEOUT_MS = 250;
+
+/**
+ * The hub `hub.json` names when its process exists and its port accepts a
+ * connection (a plain TCP connect: no `ws`, no handshake, so the ready line
+ * does not wait for them); null otherwise.
+ */
+export async function probeHub(home: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<JoinableHubFile | null> {
+  const found = lookupHub(home);
+  if (found.kind !== 'live') return null;
+  const url = new URL(found.file.frontUrl);
+  const open = await new Promise<boolean>((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+  return open ? found.file : null;
 }
 
 /** A joined hub. */

@@ -86,7 +86,7 @@ export class FollowingHub implements HubPort {
   }
 
   async attach(info: AttachmentInfo): Promise<AttachmentHandle> {
-    const hub = await this.reachable();
+    const hub = await this.whenReachable();
     if (!hub) throw new Error('No TradeScript hub is reachable yet; retry shortly.');
     const handle = await hub.attach(info);
     this.kept.set(handle.attachmentId, { handle, info });
@@ -112,7 +112,7 @@ export class FollowingHub implements HubPort {
     op: Operation,
     options: HubRequestOptions,
   ): Promise<HubOutcome> {
-    const hub = await this.reachable(options.signal);
+    const hub = await this.whenReachable(options.signal);
     if (options.signal?.aborted) return cancelledOutcome(null);
     if (!hub) return notSentOutcome(op);
     return hub.request(attachmentId, sessionId, op, options);
@@ -125,7 +125,7 @@ export class FollowingHub implements HubPort {
   /** A read that lost its link mid-way is asked again of the next hub (reads change nothing). */
   private async retried<T>(read: (hub: ResumableHub) => Promise<T>): Promise<T | null> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const hub = await this.reachable();
+      const hub = await this.whenReachable();
       if (!hub) return null;
       try {
         return await read(hub);
@@ -138,7 +138,7 @@ export class FollowingHub implements HubPort {
   }
 
   /** The current hub, or the next one within the wait; null when none came or `signal` aborted. */
-  private reachable(signal?: AbortSignal): Promise<ResumableHub | null> {
+  whenReachable(signal?: AbortSignal): Promise<ResumableHub | null> {
     if (this.backend) return Promise.resolve(this.backend);
     return new Promise((resolve) => {
       const done = () => {

@@ -32,17 +32,23 @@ export class HubFollower {
 
   constructor(private readonly options: HubFollowerOptions) {}
 
+  /** Starts from `hub.json`: joins its hub at once, or becomes the hub when it does not answer. */
+  start(): void {
+    this.following = this.relink(false);
+  }
+
   /** Follows a joined hub; when its link drops, finds or becomes the next one. */
   async follow(joined: JoinedHub): Promise<void> {
     if (this.stopped) return joined.remote.close();
     this.joined = joined;
     await this.options.hub.use(joined.remote);
+    this.options.logger.info('linked to the hub', { hubPid: joined.welcome.pid });
     void joined.remote.closed.then(() => {
       if (this.joined !== joined || this.stopped) return;
       this.joined = null;
       this.options.hub.lose();
       this.options.logger.info('hub link lost; following', { hubPid: joined.welcome.pid });
-      this.following = this.relink();
+      this.following = this.relink(true);
     });
   }
 
@@ -58,11 +64,11 @@ export class HubFollower {
     this.joined = null;
   }
 
-  private async relink(): Promise<void> {
+  private async relink(afterLoss: boolean): Promise<void> {
     const { baseMs = 100, capMs = 2_000, random = Math.random } = this.options;
     for (let attempt = 0; !this.stopped; attempt++) {
       // Spread the fronts out: the first to bind wins, the others then find it in hub.json.
-      await sleep(random() * Math.min(capMs, baseMs * 2 ** attempt));
+      if (afterLoss || attempt > 0) await sleep(random() * Math.min(capMs, baseMs * 2 ** attempt));
       if (this.stopped) return;
       const joined = await this.options.join().catch(() => null);
       if (joined) return this.follow(joined);
