@@ -112,8 +112,10 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
     urls,
     warm: () => served.warm(),
     async close() {
-      links.close();
       hub.close();
+      // Requests in flight just resolved as lost: let their outcomes reach the fronts before the links close.
+      await new Promise((resolve) => setImmediate(resolve));
+      links.close();
       await Promise.all([served.close(), demo?.close()]);
       removeHubFile(config.home, admin.token);
     },

@@ -15,6 +15,9 @@ Commands:
   sessions [list]           List sessions
   sessions revoke ID        Revoke the host of session ID (or host ID h_…): every tab of it must pair again
 
+Several demo/serve processes may share one home: the first owns the relay port, later ones join it
+(each with its own flags) and take it over when it exits; paired tabs follow without pairing again.
+
 Flags:
   --enable-trading          Allow trade-class controls (off by default)
   --allow-controls A,B      Narrow trading to these controls (exact ids or controller.*)

@@ -143,15 +143,21 @@ export class LinkPeer {
     const session = this.ctx.hub.sessions.get(frame.sessionId);
     const environment = session?.info.environment ?? null;
     this.send({ t: 'accepted', id: frame.id, reads: readsOf(frame.op, session?.catalog), environment });
-    const outcome = await this.ctx.hub.request(frame.attachmentId, frame.sessionId, frame.op, {
-      adapter: frame.adapter,
-      limits: frame.limits,
-      deadlineMs: frame.deadlineMs,
-      signal: controller.signal,
-      ...(frame.progress
-        ? { onProgress: (progress, total) => this.send({ t: 'progress', id: frame.id, progress, total }) }
-        : {}),
-    });
+    const outcome = await this.ctx.hub
+      .request(frame.attachmentId, frame.sessionId, frame.op, {
+        adapter: frame.adapter,
+        limits: frame.limits,
+        deadlineMs: frame.deadlineMs,
+        signal: controller.signal,
+        ...(frame.progress
+          ? { onProgress: (progress, total) => this.send({ t: 'progress', id: frame.id, progress, total }) }
+          : {}),
+      })
+      .catch(() => ({
+        ok: false as const,
+        error: makeError('internal_error', 'The hub failed to route this request.'),
+        environment: null,
+      }));
     this.requests.delete(frame.id);
     this.send({ t: 'outcome', id: frame.id, outcome });
   }

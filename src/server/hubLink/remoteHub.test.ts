@@ -143,6 +143,13 @@ describe('front link: attachments across processes (SPEC §2, §9)', () => {
     expect(links.size).toBe(0);
   });
 
+  it("a front's relay origins reach the hub, and the hub issues it pairing codes", async () => {
+    const { front, origins } = start();
+    const { remote } = await front(['http://127.0.0.1:7400']);
+    await expect(remote.pair('trade')).resolves.toMatchObject({ code: 'CODE-trade' });
+    expect(origins).toEqual(['http://127.0.0.1:7400']);
+  });
+
   it('hub events reach the front: sessionsChanged and sessionUpdated', async () => {
     const { hub, front } = start();
     const { remote } = await front();
