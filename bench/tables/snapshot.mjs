@@ -80,7 +80,7 @@ export async function runSnapshot(ctx) {
 
     const rows = methods.map((m) => {
       const r = measured[m.id];
-      if (!r) return [m.label, '—', '—', '—', '—', '—', '—', `not yet measurable: ${m.missing}`];
+      if (!r) return [m.label, '—', '—', '—', '—', '—', '—', 'not yet measurable'];
       const longTask = r.longTaskMs > 0 ? r.longTaskMs : '< 50';
       return [m.label, r.wallMs, longTask, r.tracedLongestMs, r.tracedOver50, Math.round(r.bytes / 1024), r.trials, ''];
     });
@@ -105,6 +105,7 @@ export async function runSnapshot(ctx) {
         },
       ],
       notes: [
+        ...methods.filter((m) => m.missing).map((m) => `${m.label}: not yet measurable: ${m.missing}.`),
         `widget ${SELECTOR} at ${Math.round(rect.width)}×${Math.round(rect.height)} in a ${VIEWPORT.width}×${VIEWPORT.height} viewport; ` +
           `wall: ours from the MCP client, html-to-image in the page, CDP from Node; longtask: the longest 'longtask' entry ` +
           `(median of trials; "< 50" when none); traced: one extra run under a Chromium trace (RunTask on the page's main thread, ` +
