@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boundDiagnostics, MAX_DIAGNOSTICS, parseWithDiagnostics } from './diagnostics.js';
+import { boundDiagnostics, canonicalPath, MAX_DIAGNOSTICS, parseWithDiagnostics } from './diagnostics.js';
 import { BatchInputSchema, CallInputSchema } from './tools/index.js';
 
 function issuesOf(schema: z.ZodType, value: unknown) {
@@ -87,5 +87,31 @@ describe('SPEC §4 validation diagnostics', () => {
     ]);
     const raw = z.string().refine(() => false, { message: 'raw exception text' });
     expect(issuesOf(raw, 'q')[0]?.message).toBe('Is not valid here.');
+  });
+
+  it('SPEC §4 a record key is submitted text: the path stops at the record and never names it', () => {
+    const issues = issuesOf(CallInputSchema, {
+      sessionId: 's',
+      target: { scope: 'session' },
+      controlId: 'a.b',
+      expectedRevisions: { SUBMITTED_DOMAIN_KEY: 'x', other: -1 },
+    });
+    expect(issues).toEqual([
+      { path: ['expectedRevisions'], code: 'invalid_type', message: 'Expected a number.' },
+      { path: ['expectedRevisions'], code: 'too_small', message: expect.any(String) },
+    ]);
+    expect(JSON.stringify(issues)).not.toContain('SUBMITTED_DOMAIN_KEY');
+  });
+
+  it('SPEC §4 canonicalPath keeps declared fields and indices, through unions and defaults', () => {
+    expect(canonicalPath(BatchInputSchema, ['calls', 3, 'target', 'chartId'])).toEqual([
+      'calls',
+      3,
+      'target',
+      'chartId',
+    ]);
+    expect(canonicalPath(BatchInputSchema, ['calls', 0, 'args', 2, 'freeFormKey'])).toEqual(['calls', 0, 'args', 2]);
+    expect(canonicalPath(CallInputSchema, ['expectedRevisions', 'k'])).toEqual(['expectedRevisions']);
+    expect(canonicalPath(CallInputSchema, ['notAField', 'x'])).toEqual([]);
   });
 });

@@ -170,17 +170,108 @@ export function boundDiagnostics(issues: ValidationIssue[]): ValidationIssue[] {
   return kept;
 }
 
-/** Converts a zod error into bounded, value-free diagnostics. */
-export function diagnosticsFromZod(error: z.ZodError, prefix: readonly (string | number)[] = []): ValidationIssue[] {
-  return boundDiagnostics(prefixDiagnostics(prefix, error.issues.map(toDiagnostic)));
+/** The parts of a zod 4 schema definition the path walk reads. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  items?: z.ZodType[];
+  rest?: z.ZodType | null;
+  options?: z.ZodType[];
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'readonly',
+  'catch',
+  'nonoptional',
+  'success',
+]);
+
+function defOf(schema: z.ZodType): SchemaDef {
+  return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+}
+
+/** The schema of `key` inside `schema`, or null when `key` is not a declared field or element of it. */
+function childSchema(schema: z.ZodType, key: string | number, depth = 0): z.ZodType | null {
+  if (depth > 32) return null;
+  const def = defOf(schema);
+  if (WRAPPERS.has(def.type) && def.innerType) return childSchema(def.innerType, key, depth + 1);
+  switch (def.type) {
+    case 'pipe':
+      return def.in ? childSchema(def.in, key, depth + 1) : null;
+    case 'lazy':
+      return def.getter ? childSchema(def.getter(), key, depth + 1) : null;
+    case 'object':
+      return typeof key === 'string' && def.shape && Object.hasOwn(def.shape, key) ? (def.shape[key] ?? null) : null;
+    case 'array':
+      return typeof key === 'number' ? (def.element ?? null) : null;
+    case 'tuple':
+      return typeof key === 'number' ? (def.items?.[key] ?? def.rest ?? null) : null;
+    case 'union':
+      for (const option of def.options ?? []) {
+        const child = childSchema(option, key, depth + 1);
+        if (child) return child;
+      }
+      return null;
+    case 'intersection':
+      return (
+        (def.left && childSchema(def.left, key, depth + 1)) ||
+        (def.right && childSchema(def.right, key, depth + 1)) ||
+        null
+      );
+    default:
+      // A record's keys, and anything inside an unknown value, are the caller's own names, never canonical.
+      return null;
+  }
+}
+
+/**
+ * The longest prefix of `path` made of the schema's own field names and array
+ * indices (SPEC §4: canonical paths). A record key or a key inside a free-form
+ * value is submitted text, so the path stops at the object holding it.
+ */
+export function canonicalPath(schema: z.ZodType, path: ValidationIssue['path']): ValidationIssue['path'] {
+  const kept: ValidationIssue['path'] = [];
+  let current: z.ZodType | null = schema;
+  for (const part of path) {
+    current = current ? childSchema(current, part) : null;
+    if (!current) break;
+    kept.push(part);
+  }
+  return kept;
+}
+
+/**
+ * Converts a zod error into bounded, value-free diagnostics. Given the schema
+ * that failed, each path is cut to its {@link canonicalPath} first.
+ */
+export function diagnosticsFromZod(
+  error: z.ZodError,
+  prefix: readonly (string | number)[] = [],
+  schema?: z.ZodType,
+): ValidationIssue[] {
+  const issues = error.issues.map((issue) => {
+    const diagnostic = toDiagnostic(issue);
+    return schema ? { ...diagnostic, path: canonicalPath(schema, diagnostic.path) } : diagnostic;
+  });
+  return boundDiagnostics(prefixDiagnostics(prefix, issues));
 }
 
 /** The result of {@link parseWithDiagnostics}. */
 export type Parsed<T> = { ok: true; data: T } | { ok: false; issues: ValidationIssue[] };
 
 /**
- * Parses a value and, on failure, returns bounded diagnostics (paths prefixed by
- * `prefix`). The input is reported to our own mapper only, so a missing field
+ * Parses a value and, on failure, returns bounded diagnostics (canonical paths
+ * prefixed by `prefix`). The input is reported to our own mapper only, so a missing field
  * can be told from a wrong one; no value ever reaches a message.
  */
 export function parseWithDiagnostics<S extends z.ZodType>(
@@ -190,5 +281,5 @@ export function parseWithDiagnostics<S extends z.ZodType>(
 ): Parsed<z.output<S>> {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, issues: diagnosticsFromZod(parsed.error, prefix) };
+  return { ok: false, issues: diagnosticsFromZod(parsed.error, prefix, schema) };
 }

@@ -40,6 +40,34 @@ export function checkJsonShape(
   return null;
 }
 
+/**
+ * Keys no argument may carry: `__proto__` as an own key of parsed JSON would
+ * set an object's prototype wherever a schema copies keys (a record, a loose
+ * object), so it is dropped silently or injects inherited fields.
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__']);
+
+/**
+ * The path of the first object that carries a {@link FORBIDDEN_KEYS} key as its
+ * own property, or null. Iterative; run {@link checkJsonShape} first to bound the depth.
+ */
+export function findForbiddenKey(value: unknown): Array<string | number> | null {
+  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => stack.push([item, [...path, index]]));
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      if (FORBIDDEN_KEYS.has(key)) return path;
+      stack.push([(node as Record<string, unknown>)[key], [...path, key]]);
+    }
+  }
+  return null;
+}
+
 const encoder = new TextEncoder();
 
 /** UTF-8 byte length of a value's JSON text. */

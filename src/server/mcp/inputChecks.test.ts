@@ -230,4 +230,22 @@ describe('invalid_input diagnostics', () => {
     expect(logs).toContain('invalid_input');
     for (const secret of ['ARGUMENT-SECRET', 'VALUE-SECRET', 'unknownKey']) expect(logs).not.toContain(secret);
   });
+
+  test('SPEC §4 a __proto__ key is rejected at its canonical parent, never stripped or taken as a prototype', async () => {
+    harness = await connectClient();
+    const inRecord = JSON.parse(
+      '{"sessionId":"s-1","target":{"scope":"session"},"controlId":"a.b","expectedRevisions":{"__proto__":{"viewport":1}}}',
+    ) as Record<string, unknown>;
+    const record = await callTool('tradescript_call', inRecord);
+    expect(record.payload.error?.validation_errors).toEqual([
+      { path: ['expectedRevisions'], code: 'unknown_field', message: expect.any(String) as string },
+    ]);
+    const inArgs = JSON.parse(
+      '{"sessionId":"s-1","target":{"scope":"session"},"controlId":"a.b","args":[{"opts":{"__proto__":{"confirmed":true}}}]}',
+    ) as Record<string, unknown>;
+    const args = await callTool('tradescript_call', inArgs);
+    expect(args.payload.error?.validation_errors.map((v) => v.path)).toEqual([['args', 0]]);
+    expect(args.text).not.toContain('opts');
+    expect(harness.hub.requests).toHaveLength(0);
+  });
 });

@@ -6,8 +6,11 @@
  */
 import {
   batchTool,
+  boundDiagnostics,
   callTool,
+  canonicalPath,
   checkJsonShape,
+  findForbiddenKey,
   getContextTool,
   jsonByteLength,
   listControlsTool,
@@ -16,6 +19,7 @@ import {
   RequestIdSchema,
   snapshotTool,
   subscribeTool,
+  TOOLS,
   type BatchInput,
   type CallInput,
   type ErrorObject,
@@ -44,7 +48,28 @@ export type CheckedInput = { ok: true; parsed: ParsedInput } | { ok: false; erro
 
 type Parsed = { ok: true; parsed: ParsedInput } | { ok: false; issues: ValidationIssue[] };
 
+const FORBIDDEN_KEY_MESSAGE = 'Contains a field that is not allowed here; remove it.';
+
+/**
+ * A `__proto__` key anywhere (SPEC §4: unknown fields are rejected, never
+ * stripped): a schema that copies keys would drop it silently or take it as a
+ * prototype, so it is refused before parsing, at its canonical parent path.
+ */
+function forbiddenKeyIssue(name: ToolName, args: unknown): ValidationIssue | null {
+  const at = findForbiddenKey(args);
+  const schema = TOOLS.find((tool) => tool.name === name)?.input;
+  if (at === null || !schema) return null;
+  return { path: canonicalPath(schema, at), code: 'unknown_field', message: FORBIDDEN_KEY_MESSAGE };
+}
+
 function parseFor(name: ToolName, args: unknown): Parsed {
+  const forbidden = forbiddenKeyIssue(name, args);
+  const parsed = parseSchema(name, args);
+  if (!forbidden) return parsed;
+  return { ok: false, issues: boundDiagnostics([forbidden, ...(parsed.ok ? [] : parsed.issues)]) };
+}
+
+function parseSchema(name: ToolName, args: unknown): Parsed {
   const wrap = <I>(result: ParseResult<I>, tag: (input: I) => ParsedInput): Parsed =>
     result.ok ? { ok: true, parsed: tag(result.data) } : result;
   switch (name) {
