@@ -100,6 +100,15 @@ describe('limits', () => {
     expect(payload.error?.details).toEqual({ limit: 'jsonDepth', max: 24 });
   });
 
+  test('SPEC §6 arguments nested 100,000 deep (JSON.parse takes them, JSON.stringify does not) are jsonDepth, never a JSON-RPC error', async () => {
+    harness = await connectClient();
+    let deep: unknown = 'deep-value';
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    const { payload, text } = await callTool('tradescript_call', call({ args: [deep] }));
+    expect(payload.error?.details).toEqual({ limit: 'jsonDepth', max: 24 });
+    expect(text).not.toMatch(/call stack|deep-value/);
+  });
+
   test('SPEC §6 more than 25 batch calls is limit_exceeded batchCalls', async () => {
     harness = await connectClient();
     const calls = Array.from({ length: 26 }, () => entry());

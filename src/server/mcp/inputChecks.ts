@@ -133,9 +133,23 @@ function subscribeBreach(input: SubscribeInput, limits: Limits): ErrorObject | n
   return null;
 }
 
+/**
+ * The request's JSON size, or null when it is nested too deeply for the
+ * engine's own serializer (JSON.parse takes any depth, JSON.stringify does
+ * not): such a value breaks the depth limit, which the shape check reports.
+ */
+function requestSize(args: unknown): number | null {
+  try {
+    return jsonByteLength(args);
+  } catch {
+    return null;
+  }
+}
+
 /** Runs every check on a served tool's raw arguments. */
 export function checkInput(name: ToolName, args: unknown, limits: Limits): CheckedInput {
-  if (jsonByteLength(args) > limits.requestBytes) {
+  const size = requestSize(args);
+  if (size !== null && size > limits.requestBytes) {
     return {
       ok: false,
       error: makeError(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES } from '../../protocol/index.js';
+import { CLOSE_CODES, DEFAULT_LIMITS } from '../../protocol/index.js';
 import { Hub, type HubTiming } from '../hub/hub.js';
-import { TEST_CATALOG, TEST_SECRET, testAuthenticator } from '../hub/scriptedTab.js';
+import { openScriptedTab, TEST_CATALOG, TEST_SECRET, testAuthenticator } from '../hub/scriptedTab.js';
 import { createLogger } from '../log.js';
 import { createMemorySocketPair } from './memorySocket.js';
 
@@ -46,6 +46,37 @@ describe('relay frames (SPEC §9)', () => {
     const { client } = connect();
     client.send(open);
     expect((await client.whenClosed()).code).toBe(CLOSE_CODES.malformed);
+  });
+
+  it('SPEC §6 closes 4400 on an answer nested deeper than any answer may be; the request resolves as lost', async () => {
+    const lines: string[] = [];
+    const hub = new Hub({
+      auth: testAuthenticator(),
+      logger: createLogger('debug', (l) => lines.push(l)),
+      serverVersion: 't',
+    });
+    const tab = await openScriptedTab(hub);
+    const { attachmentId } = await hub.attach({ clientName: 'c', transport: 'stdio' });
+    const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+    const answer = hub.request(
+      attachmentId,
+      tab.sessionId,
+      { kind: 'context', target: { scope: 'session' } },
+      {
+        adapter: { maxAccess: 'write', allowControls: null },
+        limits,
+        deadlineMs: 5_000,
+      },
+    );
+    const request = await tab.nextRequest();
+    const deep = `${'['.repeat(100_000)}"deep-secret"${']'.repeat(100_000)}`;
+    tab.client.sendText(
+      `{"t":"response","id":"${request.id}","environment":"paper","outcome":{"ok":true,"data":${deep}}}`,
+    );
+    expect((await tab.client.whenClosed()).code).toBe(CLOSE_CODES.malformed);
+    expect(await answer).toMatchObject({ ok: false, error: { code: 'transport_error' } });
+    expect(lines.join('\n')).not.toContain('deep-secret');
+    hub.close();
   });
 
   it('closes 4413 on a frame over the size limit, before parsing it', async () => {
