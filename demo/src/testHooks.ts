@@ -10,18 +10,22 @@
  * carry stable `data-testid` attributes for locators.
  */
 import type { BridgeHandle, BridgeStatus } from '../../src/bridge/types.js';
+import type { TradescriptBridgeElement } from '../../src/element/index.js';
 import type { Revisions, TradingEvent } from '../../src/protocol/index.js';
 import type { TerminalHost } from '../../src/sdk/types.js';
 import type { Alert } from './broker/alertBook.js';
 import type { FaultRule, FaultSpec } from './broker/faults.js';
 import type { PaperBroker } from './broker/paperBroker.js';
 import type { AccountSummary, Fill, Order, Position } from './broker/schemas.js';
+import type { SourceCount } from './channels/sourceMeter.js';
 import type { TradingLine } from './chart/tradingLines.js';
 import type { TimeRange } from './host/chartModel.js';
 import type { Interval } from './market/candles.js';
 
-/** What a test may read of one chart. */
+/** What a test may read of one chart (its reads throw while the chart is closed). */
 export interface ChartHook {
+  /** False after the person closed the chart (its target is unregistered). */
+  isOpen(): boolean;
   visibleRange(): TimeRange;
   symbol(): string;
   interval(): Interval;
@@ -57,13 +61,41 @@ export interface BrokerHook {
   instance: PaperBroker;
 }
 
+/** The `diagnostics.ticks` source (with `?diagnostics=1`). */
+export interface DiagnosticsHook {
+  /** Events handed to the SDK since the page loaded, over every binding: exact. */
+  emitted(): number;
+  /** Bindings emitting now. */
+  activeBindings(): number;
+}
+
+/** Listeners subscribed now at the sources' own emitters. */
+export interface ListenerCounts {
+  /** Market tick listeners (charts, panels and `data.quotes` bindings). */
+  market: number;
+  /** Broker trading-event listeners (`trading.events` bindings among them). */
+  brokerEvents: number;
+  /** `chart.viewport` bindings per open chart. */
+  viewport: Record<string, number>;
+}
+
 /** The demo's test hooks. */
 export interface DemoHooks {
   host: TerminalHost;
   charts: Record<string, ChartHook>;
+  /** The bridge's status: the element's handle's, or the page's while unconnected. */
   bridgeStatus(): BridgeStatus;
   /** The bridge handle once connected (e.g. to `detachAll`). */
   bridge(): BridgeHandle | null;
+  /** The `<tradescript-bridge>` element. */
+  element(): TradescriptBridgeElement;
+  /** Opens or closes the dock that holds the element. */
+  dock(open: boolean): void;
+  /** Subscribes and releases per `channelId@target` (e.g. `data.quotes@session`). */
+  sources(): Record<string, SourceCount>;
+  listeners(): ListenerCounts;
+  /** Null unless the page was opened with `?diagnostics=1`. */
+  diagnostics: DiagnosticsHook | null;
   /** The market seed: the same seed shows the same prices. */
   seed: number;
   broker: BrokerHook;

@@ -1,35 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, takePairCode } from './pairing.js';
-
-function fakeLocation(hash: string): { location: Location; history: History; replaced: string[] } {
-  const replaced: string[] = [];
-  const location = { hash, pathname: '/', search: '?seed=3' } as Location;
-  const history = {
-    state: null,
-    replaceState: (_state: unknown, _title: string, url: string) => replaced.push(url),
-  } as unknown as History;
-  return { location, history, replaced };
-}
-
-describe('pairing code from the URL fragment (SPEC §9)', () => {
-  it('reads #pair=CODE and removes the fragment from history at once', () => {
-    const page = fakeLocation('#pair=AbC123xyz');
-    expect(takePairCode(page.location, page.history)).toBe('AbC123xyz');
-    expect(page.replaced).toEqual(['/?seed=3']);
-  });
-
-  it('leaves the address alone when there is no code', () => {
-    const page = fakeLocation('#other=1');
-    expect(takePairCode(page.location, page.history)).toBeNull();
-    expect(page.replaced).toEqual([]);
-  });
-
-  it('still removes a malformed code but does not use it', () => {
-    const page = fakeLocation('#pair=%3Cscript%3E');
-    expect(takePairCode(page.location, page.history)).toBeNull();
-    expect(page.replaced).toHaveLength(1);
-  });
-});
+import { loadConfig } from './pairing.js';
 
 describe('demo config', () => {
   const origin = 'http://127.0.0.1:7392';

@@ -1,26 +1,11 @@
 /**
- * The two inputs of pairing: the single-use code in the URL fragment and the
- * relay address our demo server publishes on the page's own origin.
+ * The relay address our demo server publishes on the page's own origin (the
+ * `<tradescript-bridge>` element reads the pairing code from the address).
  */
 import { z } from 'zod';
 
 /** The command that prints a fresh pairing link. */
 export const PAIR_COMMAND = 'npx tradescript-mcp pair';
-
-const PairCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{4,128}$/);
-
-/**
- * Reads `#pair=CODE` and removes the fragment from the address and history at
- * once, so the code is never bookmarked, shared or reused by a reload.
- */
-export function takePairCode(location: Location, history: History): string | null {
-  const fragment = location.hash.startsWith('#') ? location.hash.slice(1) : location.hash;
-  const raw = new URLSearchParams(fragment).get('pair');
-  if (raw === null) return null;
-  history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-  const parsed = PairCodeSchema.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
 
 /** `/tradescript-config.json`, served by `tradescript-mcp demo` next to the terminal. */
 export const DemoConfigSchema = z.looseObject({

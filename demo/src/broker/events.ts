@@ -51,6 +51,11 @@ export class BrokerEvents {
     return () => this.eventListeners.delete(listener);
   }
 
+  /** How many trading-event listeners are subscribed (the `trading.events` bindings among them). */
+  listenerCount(): number {
+    return this.eventListeners.size;
+  }
+
   /** Every change notice from now on; returns the unsubscribe. */
   onChange(listener: (kind: ChangeKind) => void): () => void {
     this.changeListeners.add(listener);

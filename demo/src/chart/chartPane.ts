@@ -12,6 +12,7 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import type { ViewportChange } from '../channels/viewportChannel.js';
 import type { ChartModel, TimeRange } from '../host/chartModel.js';
 import { INTERVAL_SECONDS, type Candle, type Interval } from '../market/candles.js';
 import type { MarketSimulator } from '../market/simulator.js';
@@ -37,8 +38,10 @@ export interface ChartPaneOptions {
   frames: FrameBatcher;
   symbol: string;
   interval: Interval;
-  /** The person scrolled, zoomed or picked another symbol or interval. */
-  onUserViewportChange: () => void;
+  /** The person scrolled or zoomed (`range`) or picked another symbol or interval. */
+  onUserViewportChange: (change: ViewportChange) => void;
+  /** When given, the toolbar offers to close the chart. */
+  onClose?: () => void;
 }
 
 /** A chart panel and the model its controls act on. */
@@ -71,16 +74,26 @@ export class ChartPane implements ChartModel {
     this.toolbar = new ChartToolbar({
       chartId: options.chartId,
       symbols: options.market.symbols().map((spec) => spec.symbol),
-      onSymbol: (symbol) => this.personChanged(() => this.setSymbol(symbol), options.onUserViewportChange),
-      onInterval: (interval) => this.personChanged(() => this.setInterval(interval), options.onUserViewportChange),
+      onSymbol: (symbol) => {
+        this.setSymbol(symbol);
+        options.onUserViewportChange('symbol');
+      },
+      onInterval: (interval) => {
+        this.setInterval(interval);
+        options.onUserViewportChange('interval');
+      },
+      ...(options.onClose ? { onClose: options.onClose } : {}),
     });
     const canvasHost = el('div', { class: 'chart-canvas' });
     options.root.append(this.toolbar.element, el('div', { class: 'chart-body' }, [canvasHost, this.legend.element]));
     this.chart = createChart(canvasHost, chartOptions());
     ({ candles: this.candles, volume: this.volume } = addPriceSeries(this.chart));
-    this.lines = new TradingLineStore(this.chartId, { draw: (line) => this.drawLine(line), erase: (id) => this.eraseLine(id) });
+    this.lines = new TradingLineStore(this.chartId, {
+      draw: (line) => this.drawLine(line),
+      erase: (id) => this.eraseLine(id),
+    });
     this.lines.onChange(() => this.toolbar.showLineCount(this.lines.size));
-    this.gestures = new GestureTracker(canvasHost, options.onUserViewportChange);
+    this.gestures = new GestureTracker(canvasHost, () => options.onUserViewportChange('range'));
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(() => this.gestures.rangeChanged());
     this.chart.timeScale().subscribeVisibleTimeRangeChange(() => (this.pending = null));
     this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
@@ -153,15 +166,13 @@ export class ChartPane implements ChartModel {
     this.chart.remove();
   }
 
-  private personChanged(change: () => void, bump: () => void): void {
-    change();
-    bump();
-  }
-
   private load(): void {
     const spec = this.market.spec(this.currentSymbol);
     const bars = this.market.candles(this.currentSymbol, this.currentInterval);
-    if (spec) this.candles.applyOptions({ priceFormat: { type: 'price', precision: spec.decimals, minMove: 10 ** -spec.decimals } });
+    if (spec)
+      this.candles.applyOptions({
+        priceFormat: { type: 'price', precision: spec.decimals, minMove: 10 ** -spec.decimals },
+      });
     this.candles.setData(bars.map(toCandleData));
     this.volume.setData(bars.map(toVolumeData));
     this.loaded = { from: bars[0]?.time ?? 0, to: bars[bars.length - 1]?.time ?? 0 };
@@ -189,7 +200,11 @@ export class ChartPane implements ChartModel {
     const spec = this.market.spec(this.currentSymbol);
     if (!bar || !spec) return;
     const change = this.market.dayChange(this.currentSymbol);
-    this.toolbar.showPrice(formatDisplayPrice(bar.close, spec.decimals), formatPercent(change.changePercent), change.change >= 0);
+    this.toolbar.showPrice(
+      formatDisplayPrice(bar.close, spec.decimals),
+      formatPercent(change.changePercent),
+      change.change >= 0,
+    );
     if (!this.hovering) this.legend.showBar(bar, spec.decimals);
   }
 

@@ -11,6 +11,8 @@ export interface ChartToolbarOptions {
   symbols: readonly string[];
   onSymbol: (symbol: string) => void;
   onInterval: (interval: Interval) => void;
+  /** Shows a close button that calls this. */
+  onClose?: () => void;
 }
 
 /** The toolbar of one chart panel. */
@@ -31,7 +33,11 @@ export class ChartToolbar {
     this.select.addEventListener('change', () => options.onSymbol(this.select.value));
     const group = el('div', { class: 'interval-group', attrs: { role: 'group', 'aria-label': 'Interval' } });
     for (const interval of INTERVALS) {
-      const button = el('button', { class: 'interval', text: interval, attrs: { type: 'button', 'data-interval': interval } });
+      const button = el('button', {
+        class: 'interval',
+        text: interval,
+        attrs: { type: 'button', 'data-interval': interval },
+      });
       button.addEventListener('click', () => options.onInterval(interval));
       this.buttons.set(interval, button);
       group.append(button);
@@ -45,6 +51,7 @@ export class ChartToolbar {
       this.lines,
       el('span', { class: 'panel-tag', text: options.chartId, title: 'Chart target id' }),
     ]);
+    if (options.onClose) this.element.append(closeButton(options.chartId, options.onClose));
   }
 
   /** Shows the chart's symbol and interval. */
@@ -67,4 +74,16 @@ export class ChartToolbar {
   showLineCount(count: number): void {
     setText(this.lines, count === 1 ? '1 line' : `${count} lines`);
   }
+}
+
+/** The chart's close button (agents' subscriptions on it stop as target-unregistered). */
+function closeButton(chartId: string, onClose: () => void): HTMLButtonElement {
+  const button = el('button', {
+    class: 'chart-close',
+    text: '×',
+    title: 'Close this chart',
+    attrs: { type: 'button', 'aria-label': 'Close chart', 'data-testid': `chart-close-${chartId}` },
+  });
+  button.addEventListener('click', onClose);
+  return button;
 }

@@ -1,60 +1,129 @@
 /**
- * Puts the terminal on the host SDK: one target per chart and widget, the
- * `chart` controller on each chart and the `watchlist` controller on the
- * read-only watchlist widget.
+ * Puts the terminal on the host SDK: the session target (with the demo's
+ * channels), one closable-or-not slot per chart, the read-only watchlist
+ * widget, the trading panels as DOM-rendered widgets and the whole terminal.
  */
+import type { Target } from '../../../src/protocol/index.js';
 import { createTerminalHost } from '../../../src/sdk/index.js';
-import type { MountedController, TerminalHost } from '../../../src/sdk/types.js';
-import type { ChartPane } from '../chart/chartPane.js';
+import type { ConfirmHandler, TerminalHost } from '../../../src/sdk/index.js';
+import { demoChannels, provideQuotes } from '../channels/provideChannels.js';
+import type { SourceMeter } from '../channels/sourceMeter.js';
+import type { Interval } from '../market/candles.js';
 import type { MarketSimulator } from '../market/simulator.js';
+import type { FrameBatcher } from '../ui/frameBatcher.js';
 import type { WatchlistModel } from '../watchlist/watchlistModel.js';
-import { chartController } from './chartController.js';
-import { chartControls } from './chartControls.js';
+import { ChartSlot } from './chartSlot.js';
 import { watchlistController, watchlistControls } from './watchlistController.js';
 
 /** Chart target ids: stable, since agents and tests name them. */
 export const CHART_IDS = { main: 'btc-main', alt: 'eth-alt' } as const;
 /** Widget target ids. */
-export const WIDGET_IDS = { watchlist: 'watchlist', terminal: 'terminal' } as const;
+export const WIDGET_IDS = {
+  watchlist: 'watchlist',
+  terminal: 'terminal',
+  orderTicket: 'order-ticket',
+  blotter: 'blotter',
+  alerts: 'alerts',
+  risk: 'risk',
+  fxQuote: 'fx-quote',
+} as const;
 
 /** The watchlist's surface policy: agents may read it, never change it. */
 export const WATCHLIST_POLICY = { maxAccess: 'read', detail: 'The watchlist is read-only in this terminal.' } as const;
 
+/** Trading panels that are widget targets of their own (snapshots only; their controls live on the session). */
+const PANEL_WIDGETS: ReadonlyArray<{ widgetId: string; label: string; testId: string }> = [
+  { widgetId: WIDGET_IDS.orderTicket, label: 'Order ticket', testId: 'panel-order-ticket' },
+  { widgetId: WIDGET_IDS.blotter, label: 'Blotter: orders, positions and fills', testId: 'panel-blotter' },
+  { widgetId: WIDGET_IDS.alerts, label: 'Price alerts', testId: 'panel-alerts' },
+  { widgetId: WIDGET_IDS.risk, label: 'Risk per account', testId: 'panel-risk' },
+  { widgetId: WIDGET_IDS.fxQuote, label: 'FX quote (RFQ)', testId: 'panel-fx-quote' },
+];
+
+/** One chart to open. */
+export interface ChartSpec {
+  chartId: string;
+  label: string;
+  symbol: string;
+  interval: Interval;
+  closable: boolean;
+}
+
 /** What the terminal mounts. */
 export interface TerminalParts {
   market: MarketSimulator;
-  charts: ReadonlyArray<{ pane: ChartPane; label: string }>;
+  frames: FrameBatcher;
+  charts: readonly ChartSpec[];
   watchlist: WatchlistModel;
+  meter: SourceMeter;
+  /** Declares `diagnostics.ticks` in the catalog. */
+  diagnostics: boolean;
+  /** The element's confirm gate handler ("confirm trades"). */
+  confirm: ConfirmHandler;
+  /** Finds a panel element by its `data-testid`. */
+  panel: (testId: string) => HTMLElement;
   /** Facts about the whole terminal for its widget's context. */
   terminalState: () => Record<string, unknown>;
 }
 
-/** The host and each chart's mounted controller (whose revisions person gestures bump). */
+/** The host and the chart slots (by chart id). */
 export interface MountedTerminal {
   host: TerminalHost;
-  charts: ReadonlyMap<string, MountedController>;
+  charts: ReadonlyMap<string, ChartSlot>;
 }
 
 /** Creates the paper host, registers every target and mounts the controllers. */
 export function mountTerminal(parts: TerminalParts): MountedTerminal {
-  const host = createTerminalHost({ environment: 'paper' });
-  const symbols = (): string[] => parts.market.symbols().map((spec) => spec.symbol);
-  const charts = new Map<string, MountedController>();
-  for (const { pane, label } of parts.charts) {
-    const target = { scope: 'chart', chartId: pane.chartId } as const;
-    host.registerTarget(target, { label, state: () => pane.state() });
-    charts.set(pane.chartId, host.mount(target, chartController, chartControls(pane, symbols)));
+  const host = createTerminalHost({
+    environment: 'paper',
+    confirm: parts.confirm,
+    channels: demoChannels(parts.diagnostics),
+    sessionLabel: 'Paper trading session',
+  });
+  host.registerTarget(
+    { scope: 'session' },
+    {
+      label: 'Paper trading session',
+      state: () => ({ quotedSymbols: parts.market.symbols().map((spec) => spec.symbol) }),
+    },
+  );
+  const charts = new Map<string, ChartSlot>();
+  const provideShared = (target: Target): void => provideQuotes(host, target, parts);
+  for (const spec of parts.charts) {
+    const root = parts.panel(`panel-chart-${spec.chartId}`);
+    const slot = new ChartSlot({
+      ...spec,
+      host,
+      root,
+      market: parts.market,
+      frames: parts.frames,
+      meter: parts.meter,
+      provideShared,
+    });
+    slot.open();
+    charts.set(spec.chartId, slot);
   }
+  registerWidgets(host, parts);
+  return { host, charts };
+}
+
+function registerWidgets(host: TerminalHost, parts: TerminalParts): void {
   const watchlist = { scope: 'widget', widgetId: WIDGET_IDS.watchlist } as const;
   host.registerTarget(watchlist, {
     label: 'Watchlist',
     surfacePolicy: WATCHLIST_POLICY,
     state: () => ({ symbols: parts.watchlist.symbols() }),
+    render: { kind: 'dom', element: parts.panel('panel-watchlist') },
   });
   host.mount(watchlist, watchlistController, watchlistControls(parts.watchlist, parts.market));
+  for (const { widgetId, label, testId } of PANEL_WIDGETS) {
+    host.registerTarget(
+      { scope: 'widget', widgetId },
+      { label, render: { kind: 'dom', element: parts.panel(testId) } },
+    );
+  }
   host.registerTarget(
     { scope: 'widget', widgetId: WIDGET_IDS.terminal },
-    { label: 'Whole terminal', state: parts.terminalState },
+    { label: 'Whole terminal', state: parts.terminalState, render: { kind: 'dom', element: parts.panel('terminal') } },
   );
-  return { host, charts };
 }

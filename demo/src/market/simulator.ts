@@ -118,6 +118,11 @@ export class MarketSimulator {
     return () => this.listeners.delete(listener);
   }
 
+  /** How many tick listeners are subscribed (tests check channel sources release theirs). */
+  listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** Moves every instrument to the clock's time and notifies subscribers. */
   advance(): void {
     const nowMs = this.now();

@@ -5,7 +5,7 @@
  * and revision counters that follow the broker (fills, triggers and the
  * person's own actions included).
  */
-import type { TerminalHost } from '../../../src/sdk/index.js';
+import type { RenderSource, TerminalHost } from '../../../src/sdk/index.js';
 import type { ChangeKind } from '../broker/events.js';
 import type { PaperBroker } from '../broker/paperBroker.js';
 import { alertsController, alertsControls, alertsReconcile } from './alertsController.js';
@@ -44,8 +44,13 @@ export interface MountedTrading {
   unmount(): void;
 }
 
-/** Mounts the trading controllers on `host` over `broker`. */
-export function mountTrading(host: TerminalHost, broker: PaperBroker, ladder: LadderModel): MountedTrading {
+/** Mounts the trading controllers on `host` over `broker`; `ladderRender` makes the ladder widget capturable. */
+export function mountTrading(
+  host: TerminalHost,
+  broker: PaperBroker,
+  ladder: LadderModel,
+  ladderRender?: RenderSource,
+): MountedTrading {
   const routers = {
     orders: new RevisionRouter(),
     positions: new RevisionRouter(),
@@ -74,6 +79,7 @@ export function mountTrading(host: TerminalHost, broker: PaperBroker, ladder: La
   const widget = host.registerTarget(LADDER_TARGET, {
     label: 'Depth ladder',
     state: () => ({ symbol: ladder.symbol() }),
+    ...(ladderRender ? { render: ladderRender } : {}),
   });
   mounts.push(
     host.mount(LADDER_TARGET, depthLadderController, depthLadderControls(broker, ladder, routers.depthLadder), {

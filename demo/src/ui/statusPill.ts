@@ -23,6 +23,11 @@ export class StatusPill {
     root.replaceChildren(el('span', { class: 'pill-dot' }), this.state, this.session, this.clients);
   }
 
+  /** Runs `open` when the person clicks the pill (it opens the bridge dock). */
+  onClick(open: () => void): void {
+    this.root.addEventListener('click', open);
+  }
+
   /** Shows a status. */
   show(status: BridgeStatus): void {
     this.root.dataset['state'] = status.state;

@@ -1,0 +1,104 @@
+/**
+ * The terminal's `<tradescript-bridge>`: the element does pairing, status,
+ * the grant, the activity feed, "detach all" and "confirm trades"; the page
+ * hands it the host and the relay address (from `/tradescript-config.json`),
+ * and keeps the header in step with it: the status pill and pairing banner
+ * follow `tradescript-status`, the access button follows `tradescript-grant`.
+ *
+ * The element sits in a dock that opens from the header and is closed by
+ * default: while closed it takes no layout or paint, so a call's activity
+ * row costs only the element's template update.
+ */
+import type { BridgeHandle, BridgeStatus } from '../../../src/bridge/types.js';
+import {
+  GRANT_EVENT,
+  STATUS_EVENT,
+  type ConfirmGate,
+  type TradescriptBridgeElement,
+  type TradescriptBridgeEventMap,
+} from '../../../src/element/index.js';
+import type { Grant } from '../../../src/protocol/index.js';
+import type { TerminalHost } from '../../../src/sdk/index.js';
+import type { PairingBanner } from '../ui/pairingBanner.js';
+import type { StatusPill } from '../ui/statusPill.js';
+import { loadConfig } from './pairing.js';
+
+type StatusEvent = TradescriptBridgeEventMap[typeof STATUS_EVENT];
+type GrantEvent = TradescriptBridgeEventMap[typeof GRANT_EVENT];
+
+const GRANT_LABELS: Readonly<Record<Grant, string>> = { read: 'Read only', write: 'Read & write', trade: 'Trade' };
+
+/** What the dock is wired to. */
+export interface BridgeDockParts {
+  element: TradescriptBridgeElement;
+  /** The element's container, shown and hidden. */
+  dock: HTMLElement;
+  /** The header button that opens the dock and shows the grant. */
+  toggle: HTMLButtonElement;
+  pill: StatusPill;
+  banner: PairingBanner;
+}
+
+/** The page's side of the bridge element. */
+export class BridgeDock {
+  private last: BridgeStatus = { state: 'connecting', sessionId: null, attachments: [], message: null };
+
+  constructor(private readonly parts: BridgeDockParts) {
+    const { element, toggle, pill } = parts;
+    element.addEventListener(STATUS_EVENT, (event) => this.report((event as StatusEvent).detail));
+    element.addEventListener(GRANT_EVENT, (event) => this.showGrant((event as GrantEvent).detail.grant));
+    toggle.addEventListener('click', () => this.setOpen(parts.dock.hidden));
+    pill.onClick(() => this.setOpen(parts.dock.hidden));
+    parts.banner.onEnterCode(() => this.setOpen(true));
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !parts.dock.hidden) this.setOpen(false);
+    });
+    this.report(this.last);
+  }
+
+  /** Hands the host and the confirm gate to the element. */
+  attach(host: TerminalHost, gate: ConfirmGate): void {
+    this.parts.element.confirmGate = gate;
+    this.parts.element.host = host;
+    this.showGrant(host.grant);
+  }
+
+  /** Fetches the relay address from this origin; without one the terminal stays unpaired. */
+  async start(origin: string): Promise<void> {
+    const result = await loadConfig(origin);
+    if (result.ok) {
+      this.parts.element.relayUrl = result.config.relayUrl;
+      return;
+    }
+    const unused = this.parts.element.pairCode ? ' The pairing code in the link was not used.' : '';
+    this.report({ state: 'unpaired', sessionId: null, attachments: [], message: `${result.message}${unused}` });
+  }
+
+  /** The bridge's status (the element's handle once connected). */
+  status(): BridgeStatus {
+    return this.parts.element.bridge?.status() ?? this.last;
+  }
+
+  /** The bridge handle, or null while unconnected. */
+  bridge(): BridgeHandle | null {
+    return this.parts.element.bridge;
+  }
+
+  /** Opens or closes the dock. */
+  setOpen(open: boolean): void {
+    this.parts.dock.hidden = !open;
+    this.parts.toggle.setAttribute('aria-expanded', String(open));
+  }
+
+  private report(status: BridgeStatus): void {
+    this.last = status;
+    this.parts.pill.show(status);
+    this.parts.banner.show(status);
+  }
+
+  private showGrant(grant: Grant): void {
+    const { toggle } = this.parts;
+    toggle.dataset['grant'] = grant;
+    toggle.textContent = `Agents: ${GRANT_LABELS[grant]}`;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Builds the parts of the test hooks that read the broker and the charts
+ * (see testHooks.ts for what tests may rely on).
+ */
+import type { OffsetClock } from './broker/clock.js';
+import type { PaperBroker } from './broker/paperBroker.js';
+import type { ChartPane } from './chart/chartPane.js';
+import type { ChartSlot } from './host/chartSlot.js';
+import type { BrokerHook, ChartHook } from './testHooks.js';
+
+/** What a test may read and do at the paper broker. */
+export function brokerHook(broker: PaperBroker, clock: OffsetClock): BrokerHook {
+  const { view, faults } = broker;
+  return {
+    orders: (accountId) => view.orders(accountId),
+    positions: (accountId) => view.positions(accountId),
+    accounts: () => view.accounts(),
+    fills: (accountId) => view.fills(accountId),
+    alerts: () => view.alerts(),
+    events: () => broker.events.recent(),
+    faults: {
+      set: (text) => {
+        faults.clear();
+        return faults.addText(text);
+      },
+      add: (spec) => faults.add(spec),
+      clear: () => faults.clear(),
+      list: () => faults.list(),
+    },
+    reauthenticate: () => broker.reauthenticate(),
+    advance: (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    instance: broker,
+  };
+}
+
+/** What a test may read of one chart; reads of a closed chart throw. */
+export function chartHook(slot: ChartSlot): ChartHook {
+  const pane = (): ChartPane => {
+    const open = slot.pane;
+    if (!open) throw new Error('This chart is closed.');
+    return open;
+  };
+  return {
+    isOpen: () => slot.pane !== null,
+    visibleRange: () => pane().visibleRange(),
+    symbol: () => pane().symbol(),
+    interval: () => pane().interval(),
+    tradingLines: () => pane().lines.list(),
+    revisions: () => slot.revisions(),
+  };
+}
