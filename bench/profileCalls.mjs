@@ -22,7 +22,10 @@ import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
 const calls = Number(process.argv[2] ?? 1000);
-const out = join(fileURLToPath(new URL('results', import.meta.url)), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+const out = join(
+  fileURLToPath(new URL('results', import.meta.url)),
+  `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+);
 mkdirSync(out, { recursive: true });
 const h = await importHarness();
 const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
@@ -47,7 +50,10 @@ try {
   await client.connect(transport);
   const sessionId = await h.pairPage(page, (await ready).pairUrl);
   await client.listTools();
-  const op = readCall({ sessionId, callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS) });
+  const op = readCall({
+    sessionId,
+    callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS),
+  });
   await runRoundTrips(op, 2_000, 1);
 
   const plain = await runRoundTrips(op, calls, 1);
@@ -65,7 +71,9 @@ try {
   const traced = await runRoundTrips(op, calls, 1);
   const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
   const names = new Map(
-    events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, `${e.args.name} (pid ${e.pid})`]),
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name')
+      .map((e) => [`${e.pid}:${e.tid}`, `${e.args.name} (pid ${e.pid})`]),
   );
   const busy = new Map();
   for (const e of events) {
@@ -73,7 +81,9 @@ try {
     const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
     busy.set(thread, (busy.get(thread) ?? 0) + e.dur / 1000);
   }
-  console.log(`Chromium threads' busy time per call while tracing (${calls} calls, ${(traced.wallMs / calls).toFixed(2)} ms each):`);
+  console.log(
+    `Chromium threads' busy time per call while tracing (${calls} calls, ${(traced.wallMs / calls).toFixed(2)} ms each):`,
+  );
   for (const [thread, ms] of [...busy].sort((a, b) => b[1] - a[1]).slice(0, 10)) {
     console.log(`  ${(ms / calls).toFixed(3).padStart(7)} ms  ${thread}`);
   }

@@ -36,7 +36,10 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 
 let args;
 try {
-  args = parseArgs(process.argv.slice(2), TABLES.map((t) => t.id));
+  args = parseArgs(
+    process.argv.slice(2),
+    TABLES.map((t) => t.id),
+  );
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   process.exit(2);
@@ -65,7 +68,8 @@ console.log(
     `node ${machine.node}, ${machine.chromium ?? 'chromium ?'}; load ${machine.loadavg.join(' ')}`,
 );
 
-if (process.env.TRADESCRIPT_BENCH_BIN) console.log(`measuring TRADESCRIPT_BENCH_BIN=${process.env.TRADESCRIPT_BENCH_BIN}`);
+if (process.env.TRADESCRIPT_BENCH_BIN)
+  console.log(`measuring TRADESCRIPT_BENCH_BIN=${process.env.TRADESCRIPT_BENCH_BIN}`);
 const progress = progressPrinter();
 /** @type {Record<string, unknown>} */
 const results = {};
@@ -138,7 +142,14 @@ function printTable(table, result, seconds) {
 }
 
 function toJson(table, result, seconds) {
-  if ('notMeasurable' in result) return { title: table.title, status: 'not-measurable', why: result.notMeasurable, data: result.data ?? null, seconds };
+  if ('notMeasurable' in result)
+    return {
+      title: table.title,
+      status: 'not-measurable',
+      why: result.notMeasurable,
+      data: result.data ?? null,
+      seconds,
+    };
   return {
     title: table.title,
     status: 'measured',
@@ -168,5 +179,3 @@ function progressPrinter() {
     },
   };
 }
-
-

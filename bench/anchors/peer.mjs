@@ -104,7 +104,10 @@ async function waitForTool(client, name, timeoutMs) {
   for (;;) {
     const { tools } = await client.listTools();
     if (tools.some((t) => t.name === name)) return;
-    if (Date.now() > deadline) throw new Error(`the page's tool ${name} was not listed within ${timeoutMs} ms (saw ${tools.map((t) => t.name).join(', ')})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the page's tool ${name} was not listed within ${timeoutMs} ms (saw ${tools.map((t) => t.name).join(', ')})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -22,7 +22,11 @@ function caller(client) {
 
 /** The SDK server over stdio, spawned by the client's transport. */
 export async function openSdkStdio() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture, '--stdio'], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixture, '--stdio'],
+    stderr: 'ignore',
+  });
   const client = new Client(clientInfo);
   await client.connect(transport);
   await client.listTools();

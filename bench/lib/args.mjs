@@ -22,7 +22,9 @@ export function parseArgs(argv, tableIds) {
   const args = { quick: false, only: null, help: false, out: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${flag} needs a value`);
@@ -32,9 +34,13 @@ export function parseArgs(argv, tableIds) {
     else if (flag === '--help' || flag === '-h') args.help = true;
     else if (flag === '--out') args.out = value();
     else if (flag === '--only') {
-      const ids = value().split(',').map((s) => s.trim()).filter(Boolean);
+      const ids = value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = ids.filter((id) => !tableIds.includes(id));
-      if (unknown.length > 0) throw new Error(`--only: unknown table ${unknown.join(', ')} (known: ${tableIds.join(', ')})`);
+      if (unknown.length > 0)
+        throw new Error(`--only: unknown table ${unknown.join(', ')} (known: ${tableIds.join(', ')})`);
       args.only = ids;
     } else throw new Error(`unknown option ${arg}\n\n${USAGE}`);
   }

@@ -57,7 +57,8 @@ export function browserBundle(repoRoot) {
 
   const runtime = closure(['sdk.js', 'bridge.js']);
   const groups = [{ label: 'SDK + bridge runtime (eager)', files: runtime.eager, ...sizes(runtime.eager) }];
-  if (runtime.lazy.length > 0) groups.push({ label: 'loaded on first use (lazy)', files: runtime.lazy, ...sizes(runtime.lazy) });
+  if (runtime.lazy.length > 0)
+    groups.push({ label: 'loaded on first use (lazy)', files: runtime.lazy, ...sizes(runtime.lazy) });
   if (existsSync(join(dir, 'element.js'))) {
     const element = closure(['element.js']);
     const own = element.eager.filter((f) => !runtime.eager.includes(f));

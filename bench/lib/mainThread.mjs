@@ -63,7 +63,7 @@ export async function traceLongestTask(browser, page, body) {
 
 /** The longest RunTask on the CrRendererMain thread of the renderer showing `url`. */
 export function longestRendererTask(trace, url) {
-  const events = Array.isArray(trace) ? trace : trace.traceEvents ?? [];
+  const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
   const origin = new URL(url).origin;
   let rendererPid = null;
   for (const e of events) {

@@ -38,7 +38,10 @@ export function spawnUntilLine(args, opts) {
   trackChild(child);
   const tail = [];
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`no "${opts.prefix.trim()}" line within ${opts.timeoutMs ?? 20_000} ms`)), opts.timeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () => fail(new Error(`no "${opts.prefix.trim()}" line within ${opts.timeoutMs ?? 20_000} ms`)),
+      opts.timeoutMs ?? 20_000,
+    );
     const fail = (error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

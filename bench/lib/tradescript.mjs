@@ -50,7 +50,8 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], viewport?: { width: number, height: number } }} [opts]
+ * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string }} [opts]
+ *   `query` is added to the demo's address (e.g. `diagnostics=1`)
  * @returns {Promise<Terminal>}
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
@@ -80,7 +81,7 @@ export async function openTerminal(h, browser, transport, opts = {}) {
     await tab.close().catch(() => {});
   };
   try {
-    const sessionId = await h.pairPage(tab.page, ready.pairUrl);
+    const sessionId = await h.pairPage(tab.page, withQuery(ready.pairUrl, opts.query));
     // Real clients list tools first; the SDK client then validates structuredContent against outputSchema.
     const { tools } = await client.listTools();
     return {
@@ -97,6 +98,14 @@ export async function openTerminal(h, browser, transport, opts = {}) {
     await close();
     throw error;
   }
+}
+
+/** `url` with `query` added before its fragment (the pairing code stays in the fragment). */
+function withQuery(url, query) {
+  if (!query) return url;
+  const u = new URL(url);
+  u.search = u.search ? `${u.search}&${query}` : `?${query}`;
+  return u.href;
 }
 
 /** A round trip of one `tradescript_call` of the trivial read; false when the envelope is an error. */

@@ -15,7 +15,11 @@ let ts;
 /** @param {string} specifier @param {{parentURL?: string}} context @param {Function} next */
 export async function resolve(specifier, context, next) {
   const parent = context.parentURL;
-  if (parent?.endsWith('.ts') && (specifier.startsWith('./') || specifier.startsWith('../')) && specifier.endsWith('.js')) {
+  if (
+    parent?.endsWith('.ts') &&
+    (specifier.startsWith('./') || specifier.startsWith('../')) &&
+    specifier.endsWith('.js')
+  ) {
     const asTs = new URL(specifier.slice(0, -3) + '.ts', parent);
     if (existsSync(fileURLToPath(asTs))) return { url: asTs.href, shortCircuit: true };
   }

@@ -8,7 +8,7 @@ import { openPeer } from '../anchors/peer.mjs';
 import { openSdkHttp, openSdkStdio } from '../anchors/sdkAlone.mjs';
 import { openWsFloor } from '../anchors/wsFloor.mjs';
 import { measureRoundTrip } from '../lib/measure.mjs';
-import { fmt, renderTable } from '../lib/report.mjs';
+import { fmt } from '../lib/report.mjs';
 import { roundAll, summarizeTrials } from '../lib/stats.mjs';
 import { openTerminal, readCall } from '../lib/tradescript.mjs';
 

@@ -2,38 +2,36 @@
  * Table 3, EVENTS (SPEC §7, §12): the highest rate the page can emit into a
  * polled `tradescript_subscribe` subscription with its heap flat (±1 MB over
  * 60 s; 10 s with --quick) and drop counts exact, and the page main thread's
- * CPU share while it does.
+ * busy share while it does.
  *
- * What it needs from the product (until then it reports "not yet measurable"):
- *  - `tradescript_subscribe` in tools/list (start/poll/stop, SPEC §7);
- *  - a synthetic high-rate channel `bench.synthetic` on the session target, listed
- *    in the session context's `availableSubscriptions`;
- *  - the demo hook `window.__tradescriptDemo.synthetic`: `start(eventsPerSecond)`
- *    makes that channel's source emit at that rate on the page main thread to every
- *    active binding, and `stop()` ends it and resolves `{ emitted }`, the number of
- *    events handed to `emit` per binding since `start`.
+ * The source is the demo's synthetic `diagnostics.ticks` channel (session
+ * target, with `?diagnostics=1`): a binding asks for `ratePerSecond` and
+ * `maxEvents`, and `window.__tradescriptDemo.diagnostics.emitted()` counts
+ * exactly what the page handed the SDK.
  *
- * Method: for each rate of a ladder, start a subscription, start the emitter,
- * poll as fast as one client can (`afterSequence` = the last seen, limit 100)
- * for a step, stop the emitter, drain, stop. Exact means: emitted ===
- * lastSequence === received + the sum of every poll's droppedCount. Then a soak
- * at the highest rate that kept up (achieved ≥ 95 % of asked) and was exact:
- * page heap after a forced GC at its start and end (CDP), main-thread busy
- * share (CDP TaskDuration), and server RSS.
+ * Method: for each rate of a ladder, start a subscription for rate × step
+ * events, poll as fast as one client can (`afterSequence` = the last seen,
+ * limit 100) until the last sequence is assigned and drained, stop. Exact
+ * means: emitted (the page's count) = maxEvents = lastSequence = received +
+ * Σ droppedCount, sequences strictly increasing. Achieved rate: maxEvents over
+ * the time until the last sequence was assigned. Then a soak at the highest
+ * rate that kept up (achieved ≥ 95 % of asked) and was exact: the page's heap
+ * after a forced GC 2 s in and 1 s before the end (CDP), main-thread busy share
+ * in between (CDP TaskDuration), and the server's RSS.
  */
 import { heapAfterGc, mainThreadBusySeconds } from '../lib/mainThread.mjs';
 import { roundAll } from '../lib/stats.mjs';
 import { openTerminal } from '../lib/tradescript.mjs';
 import { rssOf } from './footprint.mjs';
 
-export const SYNTHETIC_CHANNEL = 'bench.synthetic';
+export const SYNTHETIC_CHANNEL = 'diagnostics.ticks';
 const SESSION = { scope: 'session' };
 const RATES = [10_000, 25_000, 50_000, 100_000, 200_000];
 const MB = 1024 * 1024;
 
 /** @param {import('../run.mjs').TableContext} ctx */
 export async function runEvents(ctx) {
-  const terminal = await openTerminal(ctx.h, ctx.browser, 'stdio');
+  const terminal = await openTerminal(ctx.h, ctx.browser, 'stdio', { query: 'diagnostics=1' });
   try {
     const missing = await whatIsMissing(terminal);
     if (missing) return { notMeasurable: missing };
@@ -67,7 +65,18 @@ export async function runEvents(ctx) {
       s.mainThreadShare === undefined ? '' : `${(s.mainThreadShare * 100).toFixed(0)} %`,
     ];
     return {
-      header: ['run', 'asked/s', 'emitted/s', 'polled/s', 'emitted', 'received', 'dropped', 'exact', 'heap Δ MB', 'main thread'],
+      header: [
+        'run',
+        'asked/s',
+        'emitted/s',
+        'polled/s',
+        'emitted',
+        'received',
+        'dropped',
+        'exact',
+        'heap Δ MB',
+        'main thread',
+      ],
       rows: [...steps.map((s) => row(`step ${stepMs / 1000} s`, s)), row(`soak ${soakMs / 1000} s`, soak)],
       checks: [
         {
@@ -78,19 +87,26 @@ export async function runEvents(ctx) {
           higherIsBetter: true,
           basis: '50,000/s',
         },
-        { name: 'page heap change over the soak', measured: Math.abs(soak.heapDeltaMB), limit: 1, unit: ' MB', basis: '±1 MB' },
+        {
+          name: 'page heap change over the soak',
+          measured: Math.abs(soak.heapDeltaMB),
+          limit: 1,
+          unit: ' MB',
+          basis: '±1 MB',
+        },
         {
           name: 'drop accounting error (soak)',
-          measured: Math.abs(soak.emitted - soak.received - soak.dropped) + (soak.lastSequence === soak.emitted ? 0 : 1),
+          measured: soak.accountingError,
           limit: 0,
           unit: ' events',
           basis: 'exact',
         },
       ],
       notes: [
-        `one poller (afterSequence = last seen, limit 100); exact: emitted = lastSequence = received + Σ droppedCount; ` +
-          `heap: page main thread after a forced GC, soak start vs end; main thread: CDP TaskDuration ÷ wall; ` +
-          `server RSS ${fmtMB(soak.serverRssStartMB)} → ${fmtMB(soak.serverRssEndMB)} MB.`,
+        `source: the demo's ${SYNTHETIC_CHANNEL} (ratePerSecond, maxEvents); one poller (afterSequence = last seen, ` +
+          `limit 100); exact: page count = lastSequence = received + Σ droppedCount; heap: page main thread after a ` +
+          `forced GC; main thread: CDP TaskDuration ÷ wall; server RSS ${fmtMB(soak.serverRssStartMB)} → ` +
+          `${fmtMB(soak.serverRssEndMB)} MB over the soak.`,
       ],
       data: roundAll({ steps, soak }),
     };
@@ -105,36 +121,44 @@ function fmtMB(v) {
 
 /** Why the table cannot be measured yet, or null. */
 async function whatIsMissing(terminal) {
-  if (!terminal.tools.includes('tradescript_subscribe')) return 'tradescript_subscribe is not in tools/list yet (SPEC §7)';
-  const context = await terminal.callTool('tradescript_get_context', { sessionId: terminal.sessionId, target: SESSION });
+  if (!terminal.tools.includes('tradescript_subscribe'))
+    return 'tradescript_subscribe is not in tools/list yet (SPEC §7)';
+  const context = await terminal.callTool('tradescript_get_context', {
+    sessionId: terminal.sessionId,
+    target: SESSION,
+  });
   const channels = context.structuredContent?.data?.availableSubscriptions ?? [];
   if (!channels.some((c) => c.channelId === SYNTHETIC_CHANNEL)) {
     const seen = channels.map((c) => c.channelId).join(', ') || 'none';
-    return `no ${SYNTHETIC_CHANNEL} channel on the session target (availableSubscriptions: ${seen}); the demo needs a synthetic high-rate source`;
+    return `no ${SYNTHETIC_CHANNEL} channel on the session target with ?diagnostics=1 (availableSubscriptions: ${seen})`;
   }
-  const hook = await terminal.page.evaluate(() => typeof window.__tradescriptDemo?.synthetic?.start === 'function');
-  if (!hook) return 'the demo has no window.__tradescriptDemo.synthetic.start/stop hook to drive the synthetic source';
+  const hook = await terminal.page.evaluate(() => typeof window.__tradescriptDemo?.diagnostics?.emitted === 'function');
+  if (!hook) return 'the demo has no window.__tradescriptDemo.diagnostics.emitted() hook';
   return null;
 }
 
 /**
- * One run: subscribe, emit at `rate` for `ms` while polling, stop, drain, unsubscribe.
+ * One run: a subscription for `rate` × `ms` events, polled until drained.
  * With `soak`, also heap, main-thread share and server RSS.
  */
 async function emitAndPoll(terminal, rate, ms, soak) {
+  const maxEvents = Math.round((rate * ms) / 1000);
+  const emittedSoFar = () => terminal.page.evaluate(() => window.__tradescriptDemo.diagnostics.emitted());
   const sub = async (args) => {
     const result = await terminal.callTool('tradescript_subscribe', args);
-    if (result.isError) throw new Error(`tradescript_subscribe ${args.action}: ${result.structuredContent?.error?.code}`);
+    if (result.isError)
+      throw new Error(`tradescript_subscribe ${args.action}: ${result.structuredContent?.error?.code}`);
     return result.structuredContent.data;
   };
-  const started = await sub({
+  const tally = { received: 0, dropped: 0, last: 0, lastSequence: 0, ordered: true };
+  const before = await emittedSoFar();
+  const t0 = performance.now();
+  const { subscriptionId } = await sub({
     action: 'start',
     sessionId: terminal.sessionId,
     target: SESSION,
-    bindings: [{ channelId: SYNTHETIC_CHANNEL, bindingId: 'bench' }],
+    bindings: [{ channelId: SYNTHETIC_CHANNEL, bindingId: 'bench', options: { ratePerSecond: rate, maxEvents } }],
   });
-  const subscriptionId = started.subscriptionId;
-  const tally = { received: 0, dropped: 0, last: 0, lastSequence: 0, ordered: true };
   const poll = async () => {
     const page = await sub({ action: 'poll', subscriptionId, afterSequence: tally.last, limit: 100 });
     for (const event of page.events) {
@@ -149,46 +173,62 @@ async function emitAndPoll(terminal, rate, ms, soak) {
   };
 
   const measure = {};
-  if (soak) {
-    measure.heapStart = await heapAfterGc(soak.cdp);
-    measure.busyStart = await mainThreadBusySeconds(soak.cdp);
-    measure.rssStart = rssOf(soak.serverPid);
-  }
-  const t0 = performance.now();
-  await terminal.page.evaluate((r) => window.__tradescriptDemo.synthetic.start(r), rate);
-  while (performance.now() - t0 < ms) await poll();
-  const { emitted } = await terminal.page.evaluate(() => window.__tradescriptDemo.synthetic.stop());
-  const wallMs = performance.now() - t0;
-  if (soak) {
-    measure.busyEnd = await mainThreadBusySeconds(soak.cdp);
-    measure.heapEnd = await heapAfterGc(soak.cdp);
-    measure.rssEnd = rssOf(soak.serverPid);
-  }
-  // Drain: the last events travel page → worker → server after stop.
-  const drainUntil = performance.now() + 5_000;
-  while (tally.last < emitted && performance.now() < drainUntil) {
+  const schedule = soak
+    ? [
+        {
+          at: 2_000,
+          run: async () => (
+            (measure.heapStart = await heapAfterGc(soak.cdp)),
+            (measure.busyStart = await mainThreadBusySeconds(soak.cdp)),
+            (measure.busyStartAt = performance.now()),
+            (measure.rssStart = rssOf(soak.serverPid))
+          ),
+        },
+        {
+          at: ms - 1_000,
+          run: async () => (
+            (measure.busyEnd = await mainThreadBusySeconds(soak.cdp)),
+            (measure.busyEndAt = performance.now()),
+            (measure.heapEnd = await heapAfterGc(soak.cdp)),
+            (measure.rssEnd = rssOf(soak.serverPid))
+          ),
+        },
+      ]
+    : [];
+  let lastAssignedAt = NaN;
+  // Bounded: twice the planned time plus 10 s, whatever the page manages.
+  const deadline = t0 + 2 * ms + 10_000;
+  while (performance.now() < deadline) {
+    while (schedule.length > 0 && performance.now() - t0 >= schedule[0].at) await schedule.shift().run();
     const page = await poll();
-    if (page.events.length === 0 && page.lastSequence >= emitted && tally.last >= page.lastSequence) break;
+    if (Number.isNaN(lastAssignedAt) && page.lastSequence >= maxEvents) lastAssignedAt = performance.now();
+    if (tally.lastSequence >= maxEvents && tally.last >= tally.lastSequence && page.events.length === 0) break;
   }
   await sub({ action: 'stop', subscriptionId });
-
-  const exact = tally.ordered && tally.lastSequence === emitted && tally.received + tally.dropped === emitted;
+  const emitted = (await emittedSoFar()) - before;
+  const wallMs = (Number.isNaN(lastAssignedAt) ? performance.now() : lastAssignedAt) - t0;
+  const accountingError =
+    Math.abs(emitted - tally.received - tally.dropped) +
+    Math.abs(emitted - tally.lastSequence) +
+    (tally.ordered ? 0 : 1);
   return {
     rate,
+    maxEvents,
     ms: wallMs,
     emitted,
     achievedPerSec: (emitted * 1000) / wallMs,
-    keptUp: (emitted * 1000) / wallMs >= 0.95 * rate,
+    keptUp: (emitted * 1000) / wallMs >= 0.95 * rate && emitted === maxEvents,
     received: tally.received,
     receivedPerSec: (tally.received * 1000) / wallMs,
     dropped: tally.dropped,
     lastSequence: tally.lastSequence,
-    exact,
+    exact: accountingError === 0,
+    accountingError,
     ...(soak && {
       heapDeltaMB: (measure.heapEnd - measure.heapStart) / MB,
       heapStartMB: measure.heapStart / MB,
       heapEndMB: measure.heapEnd / MB,
-      mainThreadShare: (measure.busyEnd - measure.busyStart) / (wallMs / 1000),
+      mainThreadShare: (measure.busyEnd - measure.busyStart) / ((measure.busyEndAt - measure.busyStartAt) / 1000),
       serverRssStartMB: measure.rssStart / MB,
       serverRssEndMB: measure.rssEnd / MB,
     }),

@@ -43,13 +43,7 @@ export async function runFootprint(ctx) {
   const sessions = await rssWithSessions(ctx);
   const bundle = browserBundle(measuredRoot(ctx.h));
 
-  const rows = MODES.map((m) => [
-    m.label,
-    modes[m.id].readyMs,
-    modes[m.id].readyMin,
-    modes[m.id].rssMB,
-    '',
-  ]);
+  const rows = MODES.map((m) => [m.label, modes[m.id].readyMs, modes[m.id].readyMin, modes[m.id].rssMB, '']);
   rows.push([`demo with ${SESSIONS} paired tabs, 1 HTTP client`, '', '', sessions.rssMB, `${sessions.paired} paired`]);
   const bundleRows = bundle.groups.flatMap((g) => [
     [g.label, g.files.length > 0 ? 'total' : '', g.rawKB, g.gzKB],
@@ -60,7 +54,13 @@ export async function runFootprint(ctx) {
     { name: 'start → ready, demo', measured: modes.demo.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
     { name: 'idle RSS, serve --stdio', measured: modes.stdio.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
     { name: 'idle RSS, demo', measured: modes.demo.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
-    { name: 'browser bundle (SDK + bridge runtime)', measured: bundle.eagerGzKB, limit: 60, unit: ' KB gz', basis: '60 KB gzipped' },
+    {
+      name: 'browser bundle (SDK + bridge runtime)',
+      measured: bundle.eagerGzKB,
+      limit: 60,
+      unit: ' KB gz',
+      basis: '60 KB gzipped',
+    },
   ];
   return {
     header: ['process', 'ready ms p50', 'ready ms min', 'RSS MB', 'note'],
@@ -127,7 +127,11 @@ async function rssWithSessions(ctx) {
       sessionIds.push(await page.evaluate(() => window.__tradescriptDemo.bridgeStatus().sessionId));
     }
     for (const sessionId of sessionIds) {
-      await client.callTool({ name: 'tradescript_call', arguments: { sessionId, ...READ_CALL } }, undefined, REQUEST_OPTIONS);
+      await client.callTool(
+        { name: 'tradescript_call', arguments: { sessionId, ...READ_CALL } },
+        undefined,
+        REQUEST_OPTIONS,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const rssMB = rssOf(server.pid) / MB;

@@ -40,8 +40,12 @@ export async function runSnapshot(ctx) {
         trials: ctx.quick ? 3 : 7,
         missing: oursMissing,
         run: async () => {
-          const result = await terminal.callTool('tradescript_snapshot', { sessionId: terminal.sessionId, target: WIDGET });
-          if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
+          const result = await terminal.callTool('tradescript_snapshot', {
+            sessionId: terminal.sessionId,
+            target: WIDGET,
+          });
+          if (result.isError)
+            throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
           const image = result.content.find((c) => c.type === 'image');
           return { bytes: image ? Buffer.byteLength(image.data, 'base64') : 0, data: result.structuredContent?.data };
         },
@@ -111,7 +115,11 @@ export async function runSnapshot(ctx) {
           `(median of trials; "< 50" when none); traced: one extra run under a Chromium trace (RunTask on the page's main thread, ` +
           `idle background tasks included).`,
       ],
-      data: roundAll({ rect, measured, missing: Object.fromEntries(methods.filter((m) => m.missing).map((m) => [m.id, m.missing])) }),
+      data: roundAll({
+        rect,
+        measured,
+        missing: Object.fromEntries(methods.filter((m) => m.missing).map((m) => [m.id, m.missing])),
+      }),
     };
   } finally {
     await terminal.close();
@@ -121,7 +129,10 @@ export async function runSnapshot(ctx) {
 /** Why `tradescript_snapshot` of the widget cannot be measured yet, or null. */
 async function whyOursCannotCapture(terminal) {
   if (!terminal.tools.includes('tradescript_snapshot')) return 'tradescript_snapshot is not in tools/list yet';
-  const context = await terminal.callTool('tradescript_get_context', { sessionId: terminal.sessionId, target: { scope: 'session' } });
+  const context = await terminal.callTool('tradescript_get_context', {
+    sessionId: terminal.sessionId,
+    target: { scope: 'session' },
+  });
   const entry = (context.structuredContent?.data?.availableTargets ?? []).find(
     (t) => t.target.scope === WIDGET.scope && t.target.widgetId === WIDGET.widgetId,
   );
