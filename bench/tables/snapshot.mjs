@@ -102,18 +102,18 @@ export async function runSnapshot(ctx) {
         },
         {
           name: 'snapshot longest main-thread task',
-          measured: measured.ours?.tracedLongestMs ?? NaN,
+          measured: measured.ours ? Math.max(measured.ours.tracedLongestMs, ...measured.ours.longTasks) : NaN,
           limit: 50,
           unit: ' ms',
-          basis: '50 ms (traced)',
+          basis: '50 ms (trace, longtask)',
         },
       ],
       notes: [
         ...methods.filter((m) => m.missing).map((m) => `${m.label}: not yet measurable: ${m.missing}.`),
         `widget ${SELECTOR} at ${Math.round(rect.width)}×${Math.round(rect.height)} in a ${VIEWPORT.width}×${VIEWPORT.height} viewport; ` +
           `wall: ours from the MCP client, html-to-image in the page, CDP from Node; longtask: the longest 'longtask' entry ` +
-          `(median of trials; "< 50" when none); traced: one extra run under a Chromium trace (RunTask on the page's main thread, ` +
-          `idle background tasks included).`,
+          `(median of trials; "< 50" when none); traced: one extra run under a Chromium trace (top-level tasks on the page's ` +
+          `main thread, idle background tasks included); the 50 ms check takes the worst of both.`,
       ],
       data: roundAll({
         rect,
