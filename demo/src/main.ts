@@ -7,8 +7,9 @@ import './styles/base.css';
 import './styles/panels.css';
 import './styles/trading.css';
 import './styles/bridge.css';
-import { createConfirmGate, defineTradescriptBridge, type TradescriptBridgeElement } from '../../src/element/index.js';
+import { createConfirmGate } from '../../src/element/index.js';
 import { BridgeDock } from './bridge/bridgeDock.js';
+import { defineQuietBridge, type QuietBridgeElement } from './bridge/quietBridgeElement.js';
 import { OffsetClock } from './broker/clock.js';
 import { PaperBroker } from './broker/paperBroker.js';
 import { DiagnosticTicks } from './channels/diagnosticsChannel.js';
@@ -30,7 +31,7 @@ import { WatchlistModel } from './watchlist/watchlistModel.js';
 import { WatchlistView } from './watchlist/watchlistView.js';
 
 // First, before anything can fail: the element (pair-from-url) takes the single-use code out of the address.
-defineTradescriptBridge();
+defineQuietBridge();
 
 const DEFAULT_SEED = 7391;
 const OPEN_STATUSES = new Set(['new', 'working', 'partiallyFilled']);
@@ -87,7 +88,7 @@ new WatchlistView(byTestId('watchlist-body'), watchlist, market, frames, (symbol
   ladder.setSymbol(symbol);
 });
 
-const element = byTestId<TradescriptBridgeElement>('bridge-element');
+const element = byTestId<QuietBridgeElement>('bridge-element');
 const dock = new BridgeDock({
   element,
   dock: byTestId('bridge-dock'),

@@ -6,15 +6,14 @@
  * follow `tradescript-status`, the access button follows `tradescript-grant`.
  *
  * The element sits in a dock that opens from the header and is closed by
- * default: while closed it takes no layout or paint, so a call's activity
- * row costs only the element's template update.
+ * default (see quietBridgeElement.ts for why a closed dock renders nothing);
+ * a confirmation question opens it.
  */
 import type { BridgeHandle, BridgeStatus } from '../../../src/bridge/types.js';
 import {
   GRANT_EVENT,
   STATUS_EVENT,
   type ConfirmGate,
-  type TradescriptBridgeElement,
   type TradescriptBridgeEventMap,
 } from '../../../src/element/index.js';
 import type { Grant } from '../../../src/protocol/index.js';
@@ -22,6 +21,7 @@ import type { TerminalHost } from '../../../src/sdk/index.js';
 import type { PairingBanner } from '../ui/pairingBanner.js';
 import type { StatusPill } from '../ui/statusPill.js';
 import { loadConfig } from './pairing.js';
+import type { QuietBridgeElement } from './quietBridgeElement.js';
 
 type StatusEvent = TradescriptBridgeEventMap[typeof STATUS_EVENT];
 type GrantEvent = TradescriptBridgeEventMap[typeof GRANT_EVENT];
@@ -30,7 +30,7 @@ const GRANT_LABELS: Readonly<Record<Grant, string>> = { read: 'Read only', write
 
 /** What the dock is wired to. */
 export interface BridgeDockParts {
-  element: TradescriptBridgeElement;
+  element: QuietBridgeElement;
   /** The element's container, shown and hidden. */
   dock: HTMLElement;
   /** The header button that opens the dock and shows the grant. */
@@ -58,7 +58,7 @@ export class BridgeDock {
 
   /** Hands the host and the confirm gate to the element. */
   attach(host: TerminalHost, gate: ConfirmGate): void {
-    this.parts.element.confirmGate = gate;
+    this.parts.element.confirmGate = this.parts.element.confirmingGate(gate, () => this.setOpen(true));
     this.parts.element.host = host;
     this.showGrant(host.grant);
   }
@@ -87,6 +87,7 @@ export class BridgeDock {
   /** Opens or closes the dock. */
   setOpen(open: boolean): void {
     this.parts.dock.hidden = !open;
+    this.parts.element.setCollapsed(!open);
     this.parts.toggle.setAttribute('aria-expanded', String(open));
   }
 
