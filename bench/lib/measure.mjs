@@ -14,7 +14,7 @@ import { summarizeTrials, trialStats } from './stats.mjs';
 export function plan(quick) {
   return quick
     ? { warmup: 2_000, concurrentWarmup: 200, trials: 3, sequential: 300, concurrent: 600, concurrency: 8 }
-    : { warmup: 2_000, concurrentWarmup: 500, trials: 5, sequential: 1_000, concurrent: 2_000, concurrency: 8 };
+    : { warmup: 2_000, concurrentWarmup: 500, trials: 5, sequential: 1_000, concurrent: 1_000, concurrency: 8 };
 }
 
 /** @typedef {() => Promise<boolean | void>} RoundTrip */
