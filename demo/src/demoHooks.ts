@@ -28,6 +28,7 @@ export function brokerHook(broker: PaperBroker, clock: OffsetClock): BrokerHook 
       list: () => faults.list(),
     },
     reauthenticate: () => broker.reauthenticate(),
+    requests: (op) => broker.requestCount(op),
     advance: (ms) => clock.advance(ms),
     now: () => clock.now(),
     instance: broker,

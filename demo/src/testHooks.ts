@@ -53,6 +53,8 @@ export interface BrokerHook {
   };
   /** Ends a session expiry, as the person's "Re-authenticate" does. */
   reauthenticate(): void;
+  /** Requests the broker received under one operation name (e.g. `fx.confirmQuote`), faulted ones included; all when omitted. */
+  requests(op?: string): number;
   /** Moves the broker clock forward (previews and FX quotes expire). */
   advance(ms: number): void;
   /** The broker clock, epoch ms. */

@@ -29,6 +29,7 @@ export interface JournalEntry {
 /** Runs requests through the faults and journals applied mutations. */
 export class Gateway {
   private readonly journal = new Map<string, JournalEntry>();
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly faults: FaultInjector,
@@ -38,6 +39,7 @@ export class Gateway {
   /** Runs `apply` as request `op` unless a fault answers first; may lose the answer after applying. */
   async run<T>(op: string, mutation: boolean, meta: RequestMeta, apply: () => T): Promise<T> {
     const name = meta.op ?? op;
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
     const latency = this.faults.latency(name);
     if (latency > 0) await this.sleep(latency);
     this.refuse(name);
@@ -46,6 +48,14 @@ export class Gateway {
     // An unscoped lost response only hits mutations: that is where a lost answer matters.
     if (this.faults.take('lostResponse', name, mutation)) throw new LostResponseError();
     return result;
+  }
+
+  /** Requests received under operation name `op` (every name when omitted), faulted ones included. */
+  requests(op?: string): number {
+    if (op !== undefined) return this.counts.get(op) ?? 0;
+    let total = 0;
+    for (const count of this.counts.values()) total += count;
+    return total;
   }
 
   /** The journaled mutation with this reference, if it was applied. */

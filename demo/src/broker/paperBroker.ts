@@ -221,6 +221,11 @@ export class PaperBroker {
     return this.gateway.run('fx.getQuote', false, meta, () => this.fx.tradeOf(quoteId));
   }
 
+  /** Requests the broker received under one operation name (e.g. `orders.placeOrder`), or in all. */
+  requestCount(op?: string): number {
+    return this.gateway.requests(op);
+  }
+
   /** The person signed in again: an expired session works again. */
   reauthenticate(): void {
     this.faults.reauthenticate();
