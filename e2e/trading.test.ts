@@ -255,6 +255,19 @@ describe.each<Transport>(['http', 'stdio'])('trading over %s with --enable-tradi
         },
       },
     });
+  });
+
+  it('SPEC §5 §10 with "confirm trades" on, a trade waits for the person: the closed dock opens with the question', async () => {
+    await t.page.getByTestId('bridge-dock-toggle').click();
+    await t.page.locator('tradescript-bridge .confirm-toggle input').check();
+    await t.page.getByTestId('bridge-dock-toggle').click();
+    await expect.poll(() => t.page.getByTestId('bridge-dock').isHidden()).toBe(true);
+    const placement = await preview(t, limitBuy(id('C1')));
+    const placing = trade(t, 'orders.placeOrder', [placement], `${id('op')}-confirm`);
+    await t.page.locator('tradescript-bridge .approve').click();
+    expect((await placing).envelope.data?.result).toMatchObject({ clientOrderId: id('C1'), status: 'accepted' });
+    expect(await t.page.getByTestId('bridge-dock').isVisible()).toBe(true);
+    await t.page.locator('tradescript-bridge .confirm-toggle input').uncheck();
     expect(t.pageErrors).toEqual([]);
   });
 });
@@ -295,7 +308,7 @@ describe('SPEC §5 fault campaign: every outcome reconciled, the broker equals w
   it('runs seeded random trades under random faults and page reloads', async () => {
     const t = await openTerminal('http', ['--enable-trading']);
     await raiseGrant(t.page);
-    const report = await runCampaign(t, { calls: 300, budgetMs: 55_000, reloads: 3 });
+    const report = await runCampaign(t, { calls: 300, budgetMs: 48_000, reloads: 3 });
     console.info(`fault campaign: ${JSON.stringify(report)}`);
     expect(report.mismatches).toEqual([]);
     expect(report.calls).toBeGreaterThanOrEqual(100);
