@@ -1,0 +1,240 @@
+/**
+ * One attached tab in the extension's service worker (SPEC §2, §10): its
+ * relay session on the shared connection (the site's origin, the kept id),
+ * the link to the page's host SDK, and the subscriptions and snapshots the
+ * worker observer serves here. The site's grant is the person's choice in the
+ * popup: it is set on the page's host and sent with the session's info.
+ */
+import type { ActivityItem, LinkView, PageMessage, TabSessionView } from '../../protocol/extensionLink.js';
+import type { CatalogDocument, Environment, Grant, SessionInfo, Target } from '../../protocol/index.js';
+import type { CaptureOptions, CaptureOutcome } from '../../sdk/types.js';
+import { systemClock } from '../clock.js';
+import type { ConnectionStatus, RelayConnection } from '../connection.js';
+import { createHostRouter, type HostRouter } from '../hostRouter.js';
+import type { ObservePort } from '../observeTypes.js';
+import { composeStatus } from '../runtime.js';
+import type { RelaySession, RequestHandler, SessionStatus } from '../sessions.js';
+import type { SubscriptionJournal } from '../subscriptionJournal.js';
+import type { BridgeStatus } from '../types.js';
+import { WorkerObserver } from '../workerObserver.js';
+import { activityOf } from './activity.js';
+import { TabClient, type LinkSend } from './tabClient.js';
+
+/** The browser's own capture of the visible tab, cropped to `view`; null when it cannot be used now. */
+export type VisibleCapture = (view: LinkView, options: CaptureOptions) => Promise<CaptureOutcome | null>;
+
+/** What one tab's session needs. */
+export interface TabSessionOptions {
+  tabId: number;
+  /** The site's origin, as the browser reported the tab's sender. */
+  origin: string;
+  /** The tab's URL without query or fragment, as the browser reported it. */
+  url: string;
+  grant: Grant;
+  /** The id this tab kept across service-worker restarts. */
+  keptSessionId: string | null;
+  send: LinkSend;
+  decodePng(base64: string): Promise<ImageBitmap>;
+  visibleCapture?: VisibleCapture;
+  journal?: SubscriptionJournal;
+  /** The session's status or info changed. */
+  onChange(): void;
+  /** The server assigned (or kept) an id. */
+  onSessionId(sessionId: string): void;
+  onActivity(items: ActivityItem[]): void;
+}
+
+/** What the page told in its `attach`. */
+export interface PageAttach {
+  info: SessionInfo;
+  catalog: CatalogDocument;
+}
+
+const MAX_URL = 2048;
+
+/** One tab's session. */
+export class TabSession {
+  readonly client: TabClient;
+  private readonly observer: WorkerObserver;
+  private readonly router: HostRouter;
+  private relay: RelaySession | null = null;
+  private connection: RelayConnection | null = null;
+  private page: PageAttach;
+  private grant: Grant;
+  private sessionId: string | null;
+  private closed = false;
+
+  constructor(
+    private readonly options: TabSessionOptions,
+    attach: PageAttach,
+  ) {
+    this.page = attach;
+    this.grant = options.grant;
+    this.sessionId = options.keptSessionId;
+    this.client = new TabClient({
+      send: options.send,
+      decodePng: options.decodePng,
+      onProgress: (id, progress, total) => this.router.reportProgress(id, progress, total),
+      onEvents: (message) => this.observer.receive(message),
+    });
+    this.observer = new WorkerObserver({
+      port: this.observePort(),
+      clock: systemClock,
+      journal: options.journal,
+      sessionOpen: () => this.relay?.status().open ?? false,
+    });
+    this.observer.restore(this.sessionId);
+    this.router = createHostRouter(
+      this.client,
+      () => this.environment(),
+      (request, hooks) => this.observer.handle(request, hooks),
+    );
+    this.client.tell({ t: 'grant', grant: this.grant });
+  }
+
+  get tabId(): number {
+    return this.options.tabId;
+  }
+
+  get origin(): string {
+    return this.options.origin;
+  }
+
+  /** Opens (or reopens, on a new connection) the relay session with the kept id. */
+  open(connection: RelayConnection): void {
+    if (this.closed) return;
+    this.relay?.close();
+    this.connection = connection;
+    this.relay = connection.openSession({
+      sessionId: this.sessionId,
+      origin: this.options.origin,
+      info: this.info(),
+      catalog: this.page.catalog,
+      handler: this.handler(),
+      onChange: (status) => this.sessionChanged(status),
+      onAttachments: (ids) => this.observer.attachmentsListed(ids),
+    });
+    this.pushStatus();
+  }
+
+  /** Applies one message from the page (already parsed). */
+  receive(message: PageMessage): void {
+    if (message.t !== 'attach' && message.t !== 'update') return this.client.receive(message);
+    this.page = { info: message.info, catalog: message.catalog };
+    this.relay?.update(this.info(), this.page.catalog);
+    this.options.onChange();
+  }
+
+  /** The person changed the site's grant: the page's host hears it, then the server. */
+  setGrant(grant: Grant): void {
+    this.grant = grant;
+    this.client.tell({ t: 'grant', grant });
+    this.relay?.update(this.info(), this.page.catalog);
+    this.options.onChange();
+  }
+
+  /** An MCP attachment ended (its subscriptions here stop). */
+  attachmentEnded(attachmentId: string): void {
+    this.observer.attachmentEnded(attachmentId);
+  }
+
+  /** Ends every MCP attachment using this session. */
+  detach(): void {
+    this.relay?.detach();
+  }
+
+  /** Tells the page how its session stands. */
+  pushStatus(): void {
+    if (!this.connection || !this.relay) return;
+    const status = this.status(this.connection.status());
+    this.client.tell({ t: 'status', status });
+  }
+
+  /**
+   * The link or the tab is gone: the session closes (`session.close`), so the
+   * server reports whatever was in flight to the page as lost, and its
+   * subscriptions stop. A reload reopens it under the kept id.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.relay?.close();
+    this.relay = null;
+    this.observer.close();
+    this.client.close();
+  }
+
+  /** What the popup shows of this tab. */
+  view(): TabSessionView {
+    const status = this.relay?.status();
+    return {
+      tabId: this.options.tabId,
+      origin: this.options.origin,
+      title: this.page.info.title,
+      sessionId: status?.sessionId ?? this.sessionId,
+      open: status?.open ?? false,
+      attachments: status?.attachments ?? [],
+      environment: this.environment(),
+    };
+  }
+
+  private status(connection: ConnectionStatus): BridgeStatus {
+    const session: SessionStatus = this.relay?.status() ?? {
+      sessionId: this.sessionId,
+      open: false,
+      attachments: [],
+      message: null,
+    };
+    return composeStatus(connection, session);
+  }
+
+  private environment(): Environment | null {
+    return this.page.info.environment ?? null;
+  }
+
+  private info(): SessionInfo {
+    const url = this.options.url.length <= MAX_URL ? { url: this.options.url } : {};
+    const environment = this.page.info.environment ? { environment: this.page.info.environment } : {};
+    return { title: this.page.info.title, ...url, ...environment, grant: this.grant };
+  }
+
+  private sessionChanged(status: SessionStatus): void {
+    if (status.sessionId !== null && status.sessionId !== this.sessionId) {
+      // A refused kept id was replaced: the old session's subscriptions went with it.
+      if (this.sessionId !== null) this.observer.registry.sessionClosed(this.sessionId);
+      this.sessionId = status.sessionId;
+      this.options.onSessionId(status.sessionId);
+    }
+    this.pushStatus();
+    this.options.onChange();
+  }
+
+  private handler(): RequestHandler {
+    return async (request, hooks) => {
+      const startedAt = Date.now();
+      const result = await this.router.handler(request, hooks);
+      const items = activityOf(request, result.outcome, Date.now() - startedAt, new Date().toISOString());
+      if (items.length > 0) this.options.onActivity(items);
+      return result;
+    };
+  }
+
+  private observePort(): ObservePort {
+    return {
+      startBinding: (request, handle) => this.client.startBinding(request, handle),
+      stopBinding: (subscriptionId, bindingId) => this.client.stopBinding(subscriptionId, bindingId),
+      capture: (target, options) => this.capture(target, options),
+    };
+  }
+
+  /** SPEC §8 "In the extension": the visible tab when the target is on screen, else the SDK's capture. */
+  private async capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome> {
+    const { visibleCapture } = this.options;
+    if (visibleCapture && target.scope !== 'session') {
+      const view = await this.client.locate(target);
+      const fast = view ? await visibleCapture(view, options).catch(() => null) : null;
+      if (fast) return fast;
+    }
+    return this.client.capture(target, options);
+  }
+}
