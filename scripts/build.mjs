@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run build`: three steps, one line each with its duration.
+ * `npm run build`: four steps, one line each with its duration.
  *
  * 1. node     `tsc -p tsconfig.server.json` (incremental) → dist/node; the bin is made executable.
  * 2. browser  `vite build` with the root vite.config.ts → dist/browser (SDK, bridge, element).
  * 3. demo     `vite build -c demo/vite.config.ts` → dist/demo.
+ * 4. extension `vite build -c extension/vite.config.ts`, then `-c extension/vite.content.config.ts`
+ *    → dist/extension (unpacked MV3 extension: manifest, service worker, popup, content script).
  *
  * A step whose entry does not exist yet is skipped with a note. Any other failure
  * prints its output and fails the build (after the other steps have run, so one
@@ -21,6 +23,8 @@ const NODE_OUT = 'dist/node';
 const BIN = `${NODE_OUT}/server/bin.js`;
 const TS_BUILD_INFO = 'dist/.tsbuildinfo-node';
 const DEMO_CONFIG = 'demo/vite.config.ts';
+const EXTENSION_CONFIG = 'extension/vite.config.ts';
+const EXTENSION_CONTENT_CONFIG = 'extension/vite.content.config.ts';
 
 /**
  * @typedef {{ skipped: string } | { note: string } | { failed: string }} StepOutcome
@@ -28,7 +32,7 @@ const DEMO_CONFIG = 'demo/vite.config.ts';
 
 /** Prints one line for a finished step and returns whether it failed. */
 function report({ name, seconds, outcome }) {
-  const label = `build: ${name.padEnd(8)}`;
+  const label = `build: ${name.padEnd(9)}`;
   const duration = `${seconds.toFixed(1).padStart(5)}s`;
   if ('skipped' in outcome) {
     console.log(`${label}   skip  ${outcome.skipped}`);
@@ -83,6 +87,14 @@ async function buildDemo(vite) {
   return { note: 'dist/demo' };
 }
 
+/** Step 4: the Chrome extension, once its configs exist (the content script is a classic script, built apart). */
+async function buildExtension(vite) {
+  if (!existsSync(EXTENSION_CONFIG) || !existsSync(EXTENSION_CONTENT_CONFIG)) return { skipped: `no ${EXTENSION_CONFIG} yet` };
+  await vite.build({ configFile: EXTENSION_CONFIG, logLevel: 'warn' });
+  await vite.build({ configFile: EXTENSION_CONTENT_CONFIG, logLevel: 'warn' });
+  return { note: 'dist/extension (load unpacked)' };
+}
+
 /** Runs a command, collecting stdout and stderr together. */
 function run(command, args) {
   return new Promise((resolve, reject) => {
@@ -113,8 +125,9 @@ const node = step('node', buildNode);
 const vite = await import('vite');
 const browser = await step('browser', () => buildBrowser(vite));
 const demo = await step('demo', () => buildDemo(vite));
+const extension = await step('extension', () => buildExtension(vite));
 // Reported in a fixed order once all are done: tsc runs alongside the Vite builds.
-const failed = [await node, browser, demo].map(report).some(Boolean);
+const failed = [await node, browser, demo, extension].map(report).some(Boolean);
 const total = ((performance.now() - startedAt) / 1000).toFixed(1);
 if (failed) {
   console.error(`build: failed after ${total}s`);
