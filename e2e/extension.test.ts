@@ -193,6 +193,18 @@ describe('Chrome extension', () => {
       ]);
   });
 
+  it('SPEC §10 screenshot of the popup for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
+    // A fresh popup, as the person sees it when opening it: the forms folded.
+    await popup.reload();
+    await popup.bringToFront();
+    await popup.locator(`${POPUP} article.site`).waitFor();
+    const png = await popup.locator(POPUP).screenshot();
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+    mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
+    writeFileSync(join(repoRoot, 'docs/images/popup.png'), png);
+  });
+
   it('SPEC §5 §9 a mutation in flight when the service worker stops is reported uncertain and never replayed', async () => {
     const pending = callTool(client, 'tradescript_call', {
       sessionId,
@@ -315,18 +327,6 @@ describe('Chrome extension', () => {
     expect(exposed.seen.some((m) => m.includes('"t":"request"'))).toBe(true);
     for (const text of [...exposed.dump, ...exposed.seen]) expect(text).not.toContain(credentialSecret);
     for (const text of exposed.seen) expect(text).not.toContain(server.ready.relayUrl);
-  });
-
-  it('SPEC §10 screenshot of the popup for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
-    // A fresh popup, as the person sees it when opening it: the forms folded.
-    await popup.reload();
-    await popup.bringToFront();
-    await popup.locator(`${POPUP} article.site`).waitFor();
-    const png = await popup.locator(POPUP).screenshot();
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-    mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
-    writeFileSync(join(repoRoot, 'docs/images/popup.png'), png);
   });
 
   it('SPEC §10 revoking the site closes its session, tells the page, and no content script runs there any more', async () => {
