@@ -27,6 +27,14 @@ const libraryEntries: Record<string, string> = Object.fromEntries(
   Object.entries(candidates).filter(([, file]) => existsSync(`${root}${file}`)),
 );
 
+/**
+ * Building a zod schema has no side effect, but a bundler cannot know it: without
+ * this, every schema a module defines (with its descriptions) ships whether or not
+ * the page uses it. Nothing of ours calls `z.*` for an effect (no `z.config`, no
+ * registry writes), so calls on `z` are declared pure and unused schemas drop out.
+ */
+const ZOD_IS_PURE = { manualPureFunctions: ['z'] };
+
 export default defineConfig({
   root,
   publicDir: false,
@@ -46,10 +54,11 @@ export default defineConfig({
       fileName: (_format, entryName) => `${entryName}.js`,
     },
     rolldownOptions: {
-      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
+      treeshake: ZOD_IS_PURE,
       // The worker is bundled inside one plugin's transform, which then always "looks slow".
       checks: { bundlerTimings: false },
     },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { treeshake: ZOD_IS_PURE, output: { minify: true } } },
 });

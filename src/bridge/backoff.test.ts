@@ -4,7 +4,9 @@ import { DEFAULT_BACKOFF, backoffDelay } from './backoff.js';
 describe('SPEC §9 jittered reconnect backoff', () => {
   it('the ceiling doubles from 250 ms and stops at the 10 s cap', () => {
     const top = (attempt: number): number => backoffDelay(attempt, () => 1);
-    expect([0, 1, 2, 3, 4, 5, 6, 20, 1000].map(top)).toEqual([250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+    expect([0, 1, 2, 3, 4, 5, 6, 20, 1000].map(top)).toEqual([
+      250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000,
+    ]);
   });
 
   it('full jitter: the delay is the random fraction of the ceiling', () => {

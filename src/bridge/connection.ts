@@ -236,7 +236,10 @@ export class RelayConnection {
   private request(link: RelayLink, frame: RequestFrame): void {
     const session = this.sessions.find(frame.sessionId);
     if (session) return void this.requests.run(link, frame, session.options.handler);
-    const error = makeError('session_not_found', 'This tab has no open session with that id; read tradescript://sessions again.');
+    const error = makeError(
+      'session_not_found',
+      'This tab has no open session with that id; read tradescript://sessions again.',
+    );
     link.send(encodeResponse(frame, null, { ok: false, error }));
   }
 

@@ -80,7 +80,12 @@ describe('SPEC §9 heartbeat', () => {
     relay.heartbeatMs = 20;
     start();
     await vi.waitFor(() => expect(relay.framesOf('ping').length).toBeGreaterThanOrEqual(3));
-    expect(relay.framesOf('ping').slice(0, 3).map((p) => p.n)).toEqual([0, 1, 2]);
+    expect(
+      relay
+        .framesOf('ping')
+        .slice(0, 3)
+        .map((p) => p.n),
+    ).toEqual([0, 1, 2]);
   });
 
   it('a socket silent for the timeout is closed (4420) and reconnected', async () => {

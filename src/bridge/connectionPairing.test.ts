@@ -9,7 +9,8 @@ import type { HandlerResult } from './sessions.js';
 import { ScriptedRelay } from './testing/scriptedRelay.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
-const handler = (): Promise<HandlerResult> => Promise.resolve({ environment: 'paper', outcome: { ok: true, data: null } });
+const handler = (): Promise<HandlerResult> =>
+  Promise.resolve({ environment: 'paper', outcome: { ok: true, data: null } });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 let wss: WebSocketServer;
@@ -178,7 +179,12 @@ describe('SPEC §2 sessions across reconnects', () => {
     relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
     relay.refusedSessionIds.add('kept-by-another-tab');
     const { connection } = connect(createMemoryCredentialStore(relay.credential));
-    const session = connection.openSession({ sessionId: 'kept-by-another-tab', info: { title: 'Tab' }, catalog, handler });
+    const session = connection.openSession({
+      sessionId: 'kept-by-another-tab',
+      info: { title: 'Tab' },
+      catalog,
+      handler,
+    });
     connection.start();
     await vi.waitFor(() => expect(session.status().open).toBe(true));
     expect(relay.framesOf('session.open').map((f) => f.sessionId)).toEqual(['kept-by-another-tab', undefined]);
@@ -196,6 +202,8 @@ describe('SPEC §2 sessions across reconnects', () => {
     expect(a.status().sessionId).not.toBe(b.status().sessionId);
     expect(relay.peers).toHaveLength(1);
     b.close();
-    await vi.waitFor(() => expect(relay.framesOf('session.close')).toEqual([{ t: 'session.close', sessionId: b.status().sessionId }]));
+    await vi.waitFor(() =>
+      expect(relay.framesOf('session.close')).toEqual([{ t: 'session.close', sessionId: b.status().sessionId }]),
+    );
   });
 });

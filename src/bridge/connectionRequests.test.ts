@@ -31,7 +31,9 @@ afterEach(async () => {
 });
 
 /** Connects with one session served by `handler`; resolves once it is open. */
-async function openWith(handler: RequestHandler): Promise<{ session: RelaySession; sessionId: string; peer: PeerRecord }> {
+async function openWith(
+  handler: RequestHandler,
+): Promise<{ session: RelaySession; sessionId: string; peer: PeerRecord }> {
   connection = new RelayConnection({
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
     webSocket: WebSocket,
@@ -59,7 +61,12 @@ describe('SPEC §9 requests', () => {
     relay.send(peer, requestFrame('req-1', sessionId, contextOp));
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
     expect(seen).toEqual(['req-1:context']);
-    expect(responses(peer)[0]).toEqual({ t: 'response', id: 'req-1', environment: 'paper', outcome: { ok: true, data: { answer: 42 } } });
+    expect(responses(peer)[0]).toEqual({
+      t: 'response',
+      id: 'req-1',
+      environment: 'paper',
+      outcome: { ok: true, data: { answer: 42 } },
+    });
   });
 
   it('the progress hook sends progress frames for that request', async () => {
@@ -166,7 +173,9 @@ describe('SPEC §2 session frames', () => {
 
   it('attachments frames reach the session status', async () => {
     const { session, sessionId, peer } = await openWith(async () => ok(null));
-    const list = [{ attachmentId: 'a1', clientName: 'Claude', transport: 'stdio' as const, attachedAt: '2026-01-01T00:00:00Z' }];
+    const list = [
+      { attachmentId: 'a1', clientName: 'Claude', transport: 'stdio' as const, attachedAt: '2026-01-01T00:00:00Z' },
+    ];
     relay.send(peer, { t: 'attachments', sessionId, list });
     await vi.waitFor(() => expect(session.status().attachments).toEqual(list));
   });

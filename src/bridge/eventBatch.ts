@@ -16,9 +16,7 @@ export const EVENT_BATCH_SIZE = 512;
 export const EVENT_BATCH_DELAY_MS = 4;
 
 /** One message on the event port. */
-export type EventPortMessage =
-  | { t: 'events'; h: number[]; p: unknown[] }
-  | { t: 'targetUnregistered'; target: Target };
+export type EventPortMessage = { t: 'events'; h: number[]; p: unknown[] } | { t: 'targetUnregistered'; target: Target };
 
 /** The sending end of the event port. */
 export interface EventPortSender {

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventRing, type RingRead } from './eventRing.js';
 
 type Command =
-  | { kind: 'emit'; binding: number }
-  | { kind: 'drop' }
-  | { kind: 'poll'; after: number | undefined; limit: number };
+  { kind: 'emit'; binding: number } | { kind: 'drop' } | { kind: 'poll'; after: number | undefined; limit: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('emit' as const), binding: fc.integer({ min: 0, max: 3 }) }) },
@@ -28,9 +26,20 @@ interface Assigned {
 }
 
 /** Checks one poll against the model; returns nothing, throws on a broken property. */
-function checkPoll(read: RingRead, model: Assigned[], capacity: number, after: number | undefined, limit: number): void {
+function checkPoll(
+  read: RingRead,
+  model: Assigned[],
+  capacity: number,
+  after: number | undefined,
+  limit: number,
+): void {
   const last = model.length;
-  const retained = new Set(model.slice(Math.max(0, last - capacity)).filter((a) => a.event).map((a) => a.sequence));
+  const retained = new Set(
+    model
+      .slice(Math.max(0, last - capacity))
+      .filter((a) => a.event)
+      .map((a) => a.sequence),
+  );
   const from = after ?? 0;
   const returned = read.events.map((e) => e.sequence);
   // (a) strictly increasing, all after the cursor, all really retained events, none beyond lastSequence.
@@ -90,7 +99,9 @@ describe('SPEC §7 ring buffer, sequences and drop accounting', () => {
           const page = (): void => {
             const read = ring.read(cursor, limit);
             seen += read.events.length + read.droppedCount;
-            cursor = read.events.at(-1)?.sequence ?? (read.droppedBeforeSequence === null ? cursor : read.droppedBeforeSequence - 1);
+            cursor =
+              read.events.at(-1)?.sequence ??
+              (read.droppedBeforeSequence === null ? cursor : read.droppedBeforeSequence - 1);
           };
           for (const step of steps) {
             if (step === 'emit') ring.push(0, null, 0);

@@ -95,7 +95,11 @@ export class EventRing {
     let highestMarker = 0;
     let pending = 0;
     let highestPending = 0;
-    for (let sequence = Math.max(after + 1, oldest); sequence <= this.lastSequence && events.length < limit; sequence++) {
+    for (
+      let sequence = Math.max(after + 1, oldest);
+      sequence <= this.lastSequence && events.length < limit;
+      sequence++
+    ) {
       const slot = (sequence - 1) % this.capacity;
       const bindingIndex = this.bindings[slot] ?? DROPPED;
       if (bindingIndex === DROPPED) {

@@ -90,13 +90,20 @@ function stringifyValid(frame: ResponseFrame): string | null {
 export function encodeResponse(request: RequestFrame, environment: Environment | null, outcome: RelayOutcome): string {
   const text = stringifyValid(frameOf(request.id, environment, outcome));
   if (text === null) {
-    const error = makeError('internal_error', 'The page answered with a malformed result; this is a defect of the host SDK.');
+    const error = makeError(
+      'internal_error',
+      'The page answered with a malformed result; this is a defect of the host SDK.',
+    );
     return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
   }
   if (!exceeds(text, responseByteLimit(request.limits, request.op.kind))) return text;
   const max = request.limits.resultBytes;
-  const error = makeError('limit_exceeded', `The result is larger than ${max} bytes: ask for less (a narrower target, filter or page).`, {
-    details: { limit: 'resultBytes', max },
-  });
+  const error = makeError(
+    'limit_exceeded',
+    `The result is larger than ${max} bytes: ask for less (a narrower target, filter or page).`,
+    {
+      details: { limit: 'resultBytes', max },
+    },
+  );
   return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
 }

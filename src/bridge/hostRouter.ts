@@ -26,7 +26,10 @@ export type WorkerServed = (request: RequestFrame, hooks: HandlerHooks) => Promi
 
 const notServed = (): HandlerResult['outcome'] => ({
   ok: false,
-  error: makeError('internal_error', 'This bridge runtime does not serve that request; this is a defect of the bridge.'),
+  error: makeError(
+    'internal_error',
+    'This bridge runtime does not serve that request; this is a defect of the bridge.',
+  ),
 });
 
 function toSessionRequest(request: RequestFrame, op: SessionRequest['op']): SessionRequest {

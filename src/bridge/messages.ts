@@ -19,4 +19,5 @@ export const CREDENTIAL_NOT_SAVED_MESSAGE =
   'Paired, but this browser could not store the pairing; after a reconnect you will need a fresh link from `npx tradescript-mcp pair`.';
 
 /** Waiting before the next reconnect. */
-export const RECONNECTING_MESSAGE = 'Lost the connection to tradescript-mcp; reconnecting. Is the server still running?';
+export const RECONNECTING_MESSAGE =
+  'Lost the connection to tradescript-mcp; reconnecting. Is the server still running?';

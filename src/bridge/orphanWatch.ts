@@ -36,7 +36,10 @@ export class OrphanWatch {
     for (const owner of this.deps.owners()) {
       if (this.listed.has(owner)) this.cancel(owner);
       else if (!this.timers.has(owner)) {
-        this.timers.set(owner, this.deps.clock.setTimeout(() => this.expire(owner), ORPHAN_GRACE_MS));
+        this.timers.set(
+          owner,
+          this.deps.clock.setTimeout(() => this.expire(owner), ORPHAN_GRACE_MS),
+        );
       }
     }
   }

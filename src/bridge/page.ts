@@ -103,7 +103,11 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
   const started: Promise<boolean> = remote.start(config, proxy(port), transfer(events.port2, [events.port2])).then(
     () => true,
     () => {
-      report({ ...current, state: 'disconnected', message: 'The bridge worker could not start; reload the terminal tab.' });
+      report({
+        ...current,
+        state: 'disconnected',
+        message: 'The bridge worker could not start; reload the terminal tab.',
+      });
       return false;
     },
   );

@@ -17,7 +17,8 @@ export type PagePortCallbacks = Pick<PagePort, 'status' | 'grantProposed' | 'att
 /** Spelled out, not `makeError`: the page entry must not pull in the protocol's schemas. */
 const NO_EVENT_PORT: ErrorObject = {
   code: 'internal_error',
-  message: 'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
+  message:
+    'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
   status_code: null,
   broker_code: null,
   broker_message: null,

@@ -43,7 +43,9 @@ export class InflightRequests {
     this.table.set(request.id, entry);
     const progress = (value: number, total?: number): void => {
       if (this.table.get(request.id) !== entry || !link.live || !isCount(value)) return;
-      link.send(JSON.stringify({ t: 'progress', id: request.id, progress: value, total: isCount(total) ? total : undefined }));
+      link.send(
+        JSON.stringify({ t: 'progress', id: request.id, progress: value, total: isCount(total) ? total : undefined }),
+      );
     };
     const result = await this.settle(handler, request, entry.controller.signal, progress);
     if (this.table.get(request.id) !== entry) return;
@@ -74,7 +76,10 @@ export class InflightRequests {
     try {
       return await handler(request, { signal, progress });
     } catch {
-      const error = makeError('internal_error', 'The page failed while handling this request; this is a defect of the bridge or host SDK.');
+      const error = makeError(
+        'internal_error',
+        'The page failed while handling this request; this is a defect of the bridge or host SDK.',
+      );
       return { environment: null, outcome: { ok: false, error } };
     }
   }

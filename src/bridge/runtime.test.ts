@@ -3,7 +3,14 @@ import { expose, proxy, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { makeError, type BrowserFrame, type Grant, type Operation } from '../protocol/index.js';
-import type { BindingStart, Catalog, CaptureOutcome, RequestHooks, SessionOutcome, SessionRequest } from '../sdk/types.js';
+import type {
+  BindingStart,
+  Catalog,
+  CaptureOutcome,
+  RequestHooks,
+  SessionOutcome,
+  SessionRequest,
+} from '../sdk/types.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
 import { createPagePort, type PortHost } from './pagePort.js';
 import { createBridgeRuntime } from './runtime.js';
@@ -63,7 +70,10 @@ afterEach(async () => {
 });
 
 /** Starts the runtime behind a real MessageChannel, as a worker would run it, and waits for `paired`. */
-async function startRuntime(config: Partial<RuntimeConfig> = {}, expectState = 'paired'): Promise<{ peer: PeerRecord; sessionId: string }> {
+async function startRuntime(
+  config: Partial<RuntimeConfig> = {},
+  expectState = 'paired',
+): Promise<{ peer: PeerRecord; sessionId: string }> {
   const credentials = createMemoryCredentialStore(relay.credential);
   expose(createBridgeRuntime({ webSocket: WebSocket, credentials, random: () => 0 }), channel.port1);
   remote = wrap<BridgeRuntimeApi>(channel.port2);
@@ -93,7 +103,10 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     expect(sessionId).toBe('kept-id');
     expect(statuses.map((s) => s.state)).toContain('connecting');
     const open = peer.frames.find((f) => f.t === 'session.open');
-    expect(open).toMatchObject({ sessionId: 'kept-id', info: { title: 'Demo terminal', environment: 'paper', grant: 'write' } });
+    expect(open).toMatchObject({
+      sessionId: 'kept-id',
+      info: { title: 'Demo terminal', environment: 'paper', grant: 'write' },
+    });
     expect(open?.t === 'session.open' && open.catalog).toEqual(host.catalogDocument);
   });
 
@@ -111,7 +124,12 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
     expect(host.requests).toHaveLength(1);
     expect(host.requests[0]).toMatchObject({ id: 'req-1', op: contextOp, attachment: { namespace: 'ns-1' } });
-    expect(responses(peer)[0]).toEqual({ t: 'response', id: 'req-1', environment: 'paper', outcome: { ok: true, data: { answered: true } } });
+    expect(responses(peer)[0]).toEqual({
+      t: 'response',
+      id: 'req-1',
+      environment: 'paper',
+      outcome: { ok: true, data: { answered: true } },
+    });
   });
 
   it('SPEC §5 cancel crosses as its own call and aborts the page-side signal', async () => {
@@ -134,7 +152,9 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     const { peer, sessionId } = await startRuntime();
     relay.send(peer, requestFrame('req-b', sessionId, { kind: 'batch', calls: [], stopOnError: true }));
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
-    expect(peer.frames.filter((f) => f.t === 'progress')).toEqual([{ t: 'progress', id: 'req-b', progress: 1, total: 3 }]);
+    expect(peer.frames.filter((f) => f.t === 'progress')).toEqual([
+      { t: 'progress', id: 'req-b', progress: 1, total: 3 },
+    ]);
   });
 
   it('updateInfo, detachAll and close send session.update, detach and session.close', async () => {
@@ -144,7 +164,12 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     await remote.close();
     await vi.waitFor(() => expect(peer.frames.some((f) => f.t === 'session.close')).toBe(true));
     expect(peer.frames.filter((f) => ['session.update', 'detach', 'session.close'].includes(f.t))).toEqual([
-      { t: 'session.update', sessionId, info: { title: 'Renamed', grant: 'trade' }, catalog: { controls: [], channels: [] } },
+      {
+        t: 'session.update',
+        sessionId,
+        info: { title: 'Renamed', grant: 'trade' },
+        catalog: { controls: [], channels: [] },
+      },
       { t: 'detach', sessionId },
       { t: 'session.close', sessionId },
     ]);
@@ -153,7 +178,10 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
 
   it('SPEC §8 a snapshot runs in the worker; the page’s capture refusal comes back as the answer', async () => {
     const { peer, sessionId } = await startRuntime();
-    relay.send(peer, requestFrame('req-s', sessionId, { kind: 'snapshot', target: { scope: 'chart', chartId: 'c1' }, format: 'png' }));
+    relay.send(
+      peer,
+      requestFrame('req-s', sessionId, { kind: 'snapshot', target: { scope: 'chart', chartId: 'c1' }, format: 'png' }),
+    );
     await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
     const outcome = responses(peer)[0]?.outcome;
     expect(outcome?.ok === false && outcome.error.code).toBe('target_not_found');

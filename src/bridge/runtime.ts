@@ -58,7 +58,12 @@ class PageRuntime {
   private sessionId: string | null;
   private lastStatus = '';
 
-  constructor(deps: RuntimeDeps, config: RuntimeConfig, catalog: CatalogDocument, readonly page: Remote<PagePort>) {
+  constructor(
+    deps: RuntimeDeps,
+    config: RuntimeConfig,
+    catalog: CatalogDocument,
+    readonly page: Remote<PagePort>,
+  ) {
     this.info = config.info;
     this.sessionId = config.sessionId ?? null;
     const clock = deps.clock ?? systemClock;

@@ -67,20 +67,40 @@ afterEach(async () => {
 });
 
 /** A runtime behind a real MessageChannel with its event port, as `connectBridge` wires it. */
-async function startRuntime(host: BindingHost, deps: { journal?: ReturnType<typeof createMemorySubscriptionJournal>; clock?: ManualClock } = {}) {
+async function startRuntime(
+  host: BindingHost,
+  deps: { journal?: ReturnType<typeof createMemorySubscriptionJournal>; clock?: ManualClock } = {},
+) {
   const api = new MessageChannel();
   const events = new MessageChannel();
   channels.push(api, events);
-  expose(createBridgeRuntime({ webSocket: WebSocket, credentials: createMemoryCredentialStore(relay.credential), random: () => 0, ...deps }), api.port1);
+  expose(
+    createBridgeRuntime({
+      webSocket: WebSocket,
+      credentials: createMemoryCredentialStore(relay.credential),
+      random: () => 0,
+      ...deps,
+    }),
+    api.port1,
+  );
   const remote = wrap<BridgeRuntimeApi>(api.port2);
   runtimes.push(remote);
   const statuses: BridgeStatus[] = [];
   const batcher = new EventBatcher(events.port1);
   host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
-  const port = createPagePort(host, () => undefined, { status: (s) => statuses.push(s), grantProposed: () => undefined, attachmentEnded: () => undefined }, batcher);
+  const port = createPagePort(
+    host,
+    () => undefined,
+    { status: (s) => statuses.push(s), grantProposed: () => undefined, attachmentEnded: () => undefined },
+    batcher,
+  );
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Terminal', environment: 'paper' as const, grant: 'write' as const };
-  await remote.start({ relayUrl, info, agentVersion: 'test', sessionId: 'kept' }, proxy(port), transfer(events.port2, [events.port2]));
+  await remote.start(
+    { relayUrl, info, agentVersion: 'test', sessionId: 'kept' },
+    proxy(port),
+    transfer(events.port2, [events.port2]),
+  );
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('paired'));
   return { peer: relay.latest!, batcher };
 }
@@ -91,7 +111,9 @@ async function subscribe(peer: PeerRecord, input: SubscribeInput, attachmentId =
   const attachment = { attachmentId, namespace: `ns-${attachmentId}`, clientName: 'test' };
   relay.send(peer, requestFrame(id, 'kept', { kind: 'subscribe', input }, { attachment }));
   const answer = await vi.waitFor(() => {
-    const frame = peer.frames.find((f): f is Extract<BrowserFrame, { t: 'response' }> => f.t === 'response' && f.id === id);
+    const frame = peer.frames.find(
+      (f): f is Extract<BrowserFrame, { t: 'response' }> => f.t === 'response' && f.id === id,
+    );
     if (!frame) throw new Error('no answer yet');
     return frame;
   });
@@ -102,7 +124,10 @@ const startInput: SubscribeInput = {
   action: 'start',
   sessionId: 'kept',
   target: chart,
-  bindings: [{ channelId: 'data.quotes', bindingId: 'q' }, { channelId: 'trading.events', bindingId: 't' }],
+  bindings: [
+    { channelId: 'data.quotes', bindingId: 'q' },
+    { channelId: 'trading.events', bindingId: 't' },
+  ],
 };
 
 describe('SPEC §7 subscriptions served by the worker over a real MessageChannel', () => {
@@ -118,7 +143,10 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     await vi.waitFor(async () => {
       const polled = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 995 });
       // The window ends at the last returned event (1000): the drop at 1001 is the next poll's.
-      expect(polled).toMatchObject({ ok: true, data: { lastSequence: 1001, droppedBeforeSequence: null, droppedCount: 0 } });
+      expect(polled).toMatchObject({
+        ok: true,
+        data: { lastSequence: 1001, droppedBeforeSequence: null, droppedCount: 0 },
+      });
     });
     const tail = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 1000 });
     expect(tail).toMatchObject({ ok: true, data: { events: [], droppedBeforeSequence: 1002, droppedCount: 1 } });
@@ -146,7 +174,15 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     host.unregister(chart);
     await vi.waitFor(async () => {
       const polled = await subscribe(peer, { action: 'poll', subscriptionId });
-      expect(polled).toMatchObject({ ok: true, data: { status: 'stopped', reason: 'target-unregistered', lastSequence: 1, events: [{ payload: 'last words' }] } });
+      expect(polled).toMatchObject({
+        ok: true,
+        data: {
+          status: 'stopped',
+          reason: 'target-unregistered',
+          lastSequence: 1,
+          events: [{ payload: 'last words' }],
+        },
+      });
     });
     expect(host.stopped).toEqual([]);
   });
@@ -158,8 +194,14 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     const subscriptionId = started.ok ? String(started.data['subscriptionId']) : '';
     relay.send(peer, { t: 'attachment.ended', attachmentId: 'att-1' });
     await vi.waitFor(() => expect(host.stopped).toEqual([`${subscriptionId}/q`, `${subscriptionId}/t`]));
-    expect(await subscribe(peer, { action: 'poll', subscriptionId })).toMatchObject({ ok: true, data: { reason: 'attachment-detached' } });
-    expect(await subscribe(peer, { action: 'poll', subscriptionId }, 'att-2')).toMatchObject({ ok: false, error: { code: 'subscription_not_found' } });
+    expect(await subscribe(peer, { action: 'poll', subscriptionId })).toMatchObject({
+      ok: true,
+      data: { reason: 'attachment-detached' },
+    });
+    expect(await subscribe(peer, { action: 'poll', subscriptionId }, 'att-2')).toMatchObject({
+      ok: false,
+      error: { code: 'subscription_not_found' },
+    });
   });
 
   it('an attachment missing from the attachments lists for a minute is treated as detached', async () => {
@@ -181,7 +223,10 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     expect(host.stopped).toEqual([]);
     clock.advance(1);
     await vi.waitFor(() => expect(host.stopped).toEqual([`${subscriptionId}/q`, `${subscriptionId}/t`]));
-    expect(await subscribe(peer, { action: 'poll', subscriptionId })).toMatchObject({ ok: true, data: { reason: 'attachment-detached' } });
+    expect(await subscribe(peer, { action: 'poll', subscriptionId })).toMatchObject({
+      ok: true,
+      data: { reason: 'attachment-detached' },
+    });
   });
 
   it('when the server refuses the kept session id after a reconnect, the old session’s subscriptions close and release their sources', async () => {
@@ -191,7 +236,9 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
     const subscriptionId = started.ok ? String(started.data['subscriptionId']) : '';
     relay.refusedSessionIds.add('kept');
     peer.socket.terminate();
-    await vi.waitFor(() => expect(relay.framesOf('session.open').some((f) => f.sessionId === undefined)).toBe(true), { timeout: 5000 });
+    await vi.waitFor(() => expect(relay.framesOf('session.open').some((f) => f.sessionId === undefined)).toBe(true), {
+      timeout: 5000,
+    });
     await vi.waitFor(() => expect(host.stopped).toEqual([`${subscriptionId}/q`, `${subscriptionId}/t`]));
   });
 
@@ -209,7 +256,13 @@ describe('SPEC §7 subscriptions served by the worker over a real MessageChannel
       ok: true,
       data: { status: 'stopped', reason: 'bridge-restarted', events: [] },
     });
-    expect(await subscribe(second.peer, { action: 'list' })).toMatchObject({ ok: true, data: { subscriptions: [{ subscriptionId, reason: 'bridge-restarted' }] } });
-    expect(await subscribe(second.peer, { action: 'poll', subscriptionId: 'never-started' })).toMatchObject({ ok: false, error: { code: 'subscription_not_found' } });
+    expect(await subscribe(second.peer, { action: 'list' })).toMatchObject({
+      ok: true,
+      data: { subscriptions: [{ subscriptionId, reason: 'bridge-restarted' }] },
+    });
+    expect(await subscribe(second.peer, { action: 'poll', subscriptionId: 'never-started' })).toMatchObject({
+      ok: false,
+      error: { code: 'subscription_not_found' },
+    });
   });
 });

@@ -10,8 +10,13 @@ describe('SPEC §2 the page’s status', () => {
   });
 
   it('keeps the session id while disconnected, and prefers the connection’s message', () => {
-    const status = composeStatus({ state: 'disconnected', message: 'reconnecting' }, { ...session, open: false, message: 'refused' });
+    const status = composeStatus(
+      { state: 'disconnected', message: 'reconnecting' },
+      { ...session, open: false, message: 'refused' },
+    );
     expect(status).toEqual({ state: 'disconnected', sessionId: 's1', attachments: [], message: 'reconnecting' });
-    expect(composeStatus({ state: 'paired', message: null }, { ...session, open: false, message: 'refused' }).message).toBe('refused');
+    expect(
+      composeStatus({ state: 'paired', message: null }, { ...session, open: false, message: 'refused' }).message,
+    ).toBe('refused');
   });
 });

@@ -113,7 +113,8 @@ class SessionSlot implements RelaySession {
   }
 
   close(): void {
-    if (this.open && this.sessionId !== null) this.registry.link.send({ t: 'session.close', sessionId: this.sessionId });
+    if (this.open && this.sessionId !== null)
+      this.registry.link.send({ t: 'session.close', sessionId: this.sessionId });
     this.open = false;
     this.registry.forget(this);
   }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, MB, SNAPSHOT_MAX_SIDE, SnapshotDataSchema, makeError, type RelayLimits } from '../protocol/index.js';
+import {
+  DEFAULT_LIMITS,
+  MB,
+  SNAPSHOT_MAX_SIDE,
+  SnapshotDataSchema,
+  makeError,
+  type RelayLimits,
+} from '../protocol/index.js';
 import type { CaptureOutcome } from './observeTypes.js';
 import { encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
@@ -15,13 +22,29 @@ describe('SPEC §8 snapshot sizes', () => {
   });
 
   it('maxWidth and maxHeight keep the aspect', () => {
-    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxWidth: 640 })).toEqual({ width: 640, height: 360, scaled: true });
-    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxHeight: 180 })).toEqual({ width: 320, height: 180, scaled: true });
-    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxWidth: 4000 })).toEqual({ width: 1280, height: 720, scaled: false });
+    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxWidth: 640 })).toEqual({
+      width: 640,
+      height: 360,
+      scaled: true,
+    });
+    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxHeight: 180 })).toEqual({
+      width: 320,
+      height: 180,
+      scaled: true,
+    });
+    expect(fitSnapshot(1280, 720, { snapshotPixels: PIXELS, maxWidth: 4000 })).toEqual({
+      width: 1280,
+      height: 720,
+      scaled: false,
+    });
   });
 
   it('SPEC §6 a side over 8000 pixels and 12 MB decoded are downscaled, never refused', () => {
-    expect(fitSnapshot(16000, 100, { snapshotPixels: PIXELS })).toEqual({ width: SNAPSHOT_MAX_SIDE, height: 50, scaled: true });
+    expect(fitSnapshot(16000, 100, { snapshotPixels: PIXELS })).toEqual({
+      width: SNAPSHOT_MAX_SIDE,
+      height: 50,
+      scaled: true,
+    });
     const big = fitSnapshot(4000, 4000, { snapshotPixels: PIXELS });
     expect(big.scaled).toBe(true);
     expect(big.width * big.height * 4).toBeLessThanOrEqual(12 * MB);
@@ -41,8 +64,11 @@ describe('SPEC §8 snapshot sizes', () => {
           expect(size.width).toBeGreaterThanOrEqual(1);
           expect(size.height).toBeGreaterThanOrEqual(1);
           expect(size.width).toBeLessThanOrEqual(Math.min(width, SNAPSHOT_MAX_SIDE, Math.max(1, maxWidth ?? Infinity)));
-          expect(size.height).toBeLessThanOrEqual(Math.min(height, SNAPSHOT_MAX_SIDE, Math.max(1, maxHeight ?? Infinity)));
-          if (size.width > 1 && size.height > 1) expect(size.width * size.height).toBeLessThanOrEqual(maxPixelsOf(snapshotPixels));
+          expect(size.height).toBeLessThanOrEqual(
+            Math.min(height, SNAPSHOT_MAX_SIDE, Math.max(1, maxHeight ?? Infinity)),
+          );
+          if (size.width > 1 && size.height > 1)
+            expect(size.width * size.height).toBeLessThanOrEqual(maxPixelsOf(snapshotPixels));
           expect(size.scaled).toBe(size.width < width || size.height < height);
         },
       ),
@@ -102,20 +128,44 @@ describe('SPEC §3 §8 takeSnapshot', () => {
     const fake = { width, height, close: () => void state.closed++ } as unknown as ImageBitmap;
     return { fake, state };
   }
-  const op = (extra: object = {}) => ({ kind: 'snapshot' as const, target: { scope: 'widget' as const, widgetId: 'w' }, format: 'png' as const, ...extra });
+  const op = (extra: object = {}) => ({
+    kind: 'snapshot' as const,
+    target: { scope: 'widget' as const, widgetId: 'w' },
+    format: 'png' as const,
+    ...extra,
+  });
 
   it('captures with maxPixels, reports progress after capture and after encode, answers data and image, closes the bitmap', async () => {
     const { fake, state } = bitmap(1600, 900);
     const asked: unknown[] = [];
     const progress: Array<[number, number | undefined]> = [];
-    const port = { capture: async (target: unknown, options: unknown): Promise<CaptureOutcome> => (asked.push(target, options), { ok: true, bitmap: fake, width: 1600, height: 900 }) };
-    const outcome = await takeSnapshot({ port, encoder: fakeEncoder(1) as ImageEncoder, now: () => Date.parse('2026-01-01T00:00:00Z') }, limits as RelayLimits, op({ maxWidth: 800 }), (p, t) => progress.push([p, t]));
+    const port = {
+      capture: async (target: unknown, options: unknown): Promise<CaptureOutcome> => (
+        asked.push(target, options),
+        { ok: true, bitmap: fake, width: 1600, height: 900 }
+      ),
+    };
+    const outcome = await takeSnapshot(
+      { port, encoder: fakeEncoder(1) as ImageEncoder, now: () => Date.parse('2026-01-01T00:00:00Z') },
+      limits as RelayLimits,
+      op({ maxWidth: 800 }),
+      (p, t) => progress.push([p, t]),
+    );
     expect(asked).toEqual([{ scope: 'widget', widgetId: 'w' }, { maxPixels: (12 * MB) / 4 }]);
-    expect(progress).toEqual([[1, 2], [2, 2]]);
+    expect(progress).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
     expect(state.closed).toBe(1);
     if (!outcome.ok) throw new Error(outcome.error.code);
     expect(SnapshotDataSchema.parse(outcome.data)).toEqual({
-      mimeType: 'image/png', width: 800, height: 450, byteLength: 360_000, scaled: true, target: { scope: 'widget', widgetId: 'w' }, capturedAt: '2026-01-01T00:00:00.000Z',
+      mimeType: 'image/png',
+      width: 800,
+      height: 450,
+      byteLength: 360_000,
+      scaled: true,
+      target: { scope: 'widget', widgetId: 'w' },
+      capturedAt: '2026-01-01T00:00:00.000Z',
     });
     expect(outcome.image?.mimeType).toBe('image/png');
     expect(Buffer.from(outcome.image?.base64 ?? '', 'base64').byteLength).toBe(360_000);
@@ -123,8 +173,15 @@ describe('SPEC §3 §8 takeSnapshot', () => {
 
   it('a 4 MB encoded limit downscales further instead of failing', async () => {
     const { fake } = bitmap(1800, 1700);
-    const port = { capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: fake, width: 1800, height: 1700 }) };
-    const outcome = await takeSnapshot({ port, encoder: fakeEncoder(4) as ImageEncoder }, limits as RelayLimits, op(), () => undefined);
+    const port = {
+      capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: fake, width: 1800, height: 1700 }),
+    };
+    const outcome = await takeSnapshot(
+      { port, encoder: fakeEncoder(4) as ImageEncoder },
+      limits as RelayLimits,
+      op(),
+      () => undefined,
+    );
     if (!outcome.ok) throw new Error(outcome.error.code);
     expect(outcome.data).toMatchObject({ scaled: true });
     expect(SnapshotDataSchema.parse(outcome.data).byteLength).toBeLessThanOrEqual(4 * MB);
@@ -132,8 +189,18 @@ describe('SPEC §3 §8 takeSnapshot', () => {
 
   it('a session target is target_not_renderable without asking the page; a page error passes through', async () => {
     let asked = 0;
-    const port = { capture: async (): Promise<CaptureOutcome> => (asked++, { ok: false, error: makeError('target_not_found', 'No such widget.') }) };
-    const session = await takeSnapshot({ port }, limits as RelayLimits, { ...op(), target: { scope: 'session' } }, () => undefined);
+    const port = {
+      capture: async (): Promise<CaptureOutcome> => (
+        asked++,
+        { ok: false, error: makeError('target_not_found', 'No such widget.') }
+      ),
+    };
+    const session = await takeSnapshot(
+      { port },
+      limits as RelayLimits,
+      { ...op(), target: { scope: 'session' } },
+      () => undefined,
+    );
     expect(!session.ok && session.error.code).toBe('target_not_renderable');
     expect(asked).toBe(0);
     const missing = await takeSnapshot({ port }, limits as RelayLimits, op(), () => undefined);

@@ -52,7 +52,7 @@ export function fitSnapshot(width: number, height: number, bounds: SnapshotBound
   let size = scaleBy(width, height, factor);
   // Floating point may leave one row too many; step down until the product fits.
   while (size.width * size.height > maxPixels && (size.width > 1 || size.height > 1)) {
-    size = scaleBy(width, height, (Math.min(size.width / width, size.height / height) * 0.999));
+    size = scaleBy(width, height, Math.min(size.width / width, size.height / height) * 0.999);
   }
   return size;
 }

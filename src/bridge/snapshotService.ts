@@ -33,19 +33,27 @@ export async function takeSnapshot(
   progress: (progress: number, total?: number) => void,
 ): Promise<RelayOutcome> {
   if (op.target.scope === 'session') {
-    return failed(makeError('target_not_renderable', 'A session target has no rendered root: snapshot a chart or widget target from availableTargets.'));
+    return failed(
+      makeError(
+        'target_not_renderable',
+        'A session target has no rendered root: snapshot a chart or widget target from availableTargets.',
+      ),
+    );
   }
   const captured: CaptureOutcome | null = await deps.port
     .capture(op.target, { maxPixels: maxPixelsOf(limits.snapshotPixels) })
     .catch(() => null);
-  if (captured === null) return failed(makeError('internal_error', 'The page did not answer the capture; reload the terminal tab.'));
+  if (captured === null)
+    return failed(makeError('internal_error', 'The page did not answer the capture; reload the terminal tab.'));
   if (!captured.ok) return failed(captured.error);
   const capturedAt = iso((deps.now ?? Date.now)());
   progress(1, SNAPSHOT_STEPS);
   try {
     return await encodeCapture(deps.encoder ?? offscreenEncoder, captured, limits, op, capturedAt, progress);
   } catch {
-    return failed(makeError('internal_error', 'The bridge worker could not encode the capture; this is a defect of the bridge.'));
+    return failed(
+      makeError('internal_error', 'The bridge worker could not encode the capture; this is a defect of the bridge.'),
+    );
   } finally {
     captured.bitmap.close();
   }
@@ -63,10 +71,22 @@ async function encodeCapture(
   // The page may already have rasterized below the target's size to respect maxPixels.
   const preScaled = bitmap.width < captured.width || bitmap.height < captured.height;
   const bounds = { maxWidth: op.maxWidth, maxHeight: op.maxHeight, snapshotPixels: limits.snapshotPixels };
-  const fitted = await encodeWithin(encoder, bitmap, fitSnapshot(bitmap.width, bitmap.height, bounds), op.format, limits.snapshotBytes);
+  const fitted = await encodeWithin(
+    encoder,
+    bitmap,
+    fitSnapshot(bitmap.width, bitmap.height, bounds),
+    op.format,
+    limits.snapshotBytes,
+  );
   if (fitted === null) {
     const max = limits.snapshotBytes;
-    return failed(makeError('limit_exceeded', 'The capture could not be encoded small enough: ask for a smaller maxWidth/maxHeight.', { details: { limit: 'snapshotBytes', max } }));
+    return failed(
+      makeError(
+        'limit_exceeded',
+        'The capture could not be encoded small enough: ask for a smaller maxWidth/maxHeight.',
+        { details: { limit: 'snapshotBytes', max } },
+      ),
+    );
   }
   progress(2, SNAPSHOT_STEPS);
   const data: SnapshotData = {

@@ -20,7 +20,13 @@ export function limitExceeded(limit: ReportedLimit, max: number, step: string): 
 /** Two bindings of one start share an id. */
 export function duplicateBinding(index: number): ErrorObject {
   return makeError('invalid_input', 'Binding ids must be unique in a subscription: rename the repeated one.', {
-    validation_errors: [{ path: ['bindings', index, 'bindingId'], code: 'duplicate', message: 'This bindingId is already used by an earlier binding.' }],
+    validation_errors: [
+      {
+        path: ['bindings', index, 'bindingId'],
+        code: 'duplicate',
+        message: 'This bindingId is already used by an earlier binding.',
+      },
+    ],
   });
 }
 
@@ -32,6 +38,9 @@ export function pageUnavailable(): ErrorObject {
 /** The start was overtaken by its target's unregistration, a detach or the session's end. */
 export function startOvertaken(targetGone: boolean): ErrorObject {
   return targetGone
-    ? makeError('target_not_found', 'The target was unregistered while the subscription started: read context for current targets.')
+    ? makeError(
+        'target_not_found',
+        'The target was unregistered while the subscription started: read context for current targets.',
+      )
     : makeError('session_closed', 'The session or this connection ended while the subscription started.');
 }

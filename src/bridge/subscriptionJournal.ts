@@ -8,26 +8,27 @@
  * returns is parsed like any other input.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BindingSchema, StopReasonSchema, TargetSchema } from '../protocol/index.js';
 
 /** One subscription as the journal keeps it. */
-export const StoredSubscriptionSchema = z
-  .object({
-    subscriptionId: z.string().min(1).max(128),
-    attachmentId: z.string().min(1).max(128),
-    target: TargetSchema,
-    bindings: z.array(BindingSchema).max(256),
-    startedAtMs: z.number(),
-    lastSequence: z.number().int().nonnegative(),
-    stoppedAtMs: z.number().optional(),
-    reason: StopReasonSchema.optional(),
-  })
-  .strict();
+export const StoredSubscriptionSchema = z.strictObject({
+  subscriptionId: z.string().check(z.minLength(1), z.maxLength(128)),
+  attachmentId: z.string().check(z.minLength(1), z.maxLength(128)),
+  target: TargetSchema,
+  bindings: z.array(BindingSchema).check(z.maxLength(256)),
+  startedAtMs: z.number(),
+  lastSequence: z.int().check(z.nonnegative()),
+  stoppedAtMs: z.optional(z.number()),
+  reason: z.optional(StopReasonSchema),
+});
 /** One subscription as the journal keeps it. */
 export type StoredSubscription = z.infer<typeof StoredSubscriptionSchema>;
 
-const StoredSessionSchema = z.object({ savedAtMs: z.number(), entries: z.array(StoredSubscriptionSchema).max(1024) });
+const StoredSessionSchema = z.object({
+  savedAtMs: z.number(),
+  entries: z.array(StoredSubscriptionSchema).check(z.maxLength(1024)),
+});
 type StoredSession = z.infer<typeof StoredSessionSchema>;
 
 /** Loads and saves one session's subscriptions. */
@@ -47,12 +48,15 @@ interface JournalDb extends DBSchema {
 }
 
 function parseSession(value: unknown): StoredSession | null {
-  const parsed = StoredSessionSchema.safeParse(value);
+  const parsed = z.safeParse(StoredSessionSchema, value);
   return parsed.success ? parsed.data : null;
 }
 
 /** The IndexedDB journal; loading also forgets sessions of tabs long gone. */
-export function createIdbSubscriptionJournal(dbName: string = JOURNAL_DB_NAME, now: () => number = Date.now): SubscriptionJournal {
+export function createIdbSubscriptionJournal(
+  dbName: string = JOURNAL_DB_NAME,
+  now: () => number = Date.now,
+): SubscriptionJournal {
   let db: Promise<IDBPDatabase<JournalDb>> | null = null;
   const open = (): Promise<IDBPDatabase<JournalDb>> => {
     db ??= openDB<JournalDb>(dbName, 1, {
@@ -68,7 +72,8 @@ export function createIdbSubscriptionJournal(dbName: string = JOURNAL_DB_NAME, n
       const transaction = database.transaction('sessions', 'readwrite');
       for (let cursor = await transaction.store.openCursor(); cursor; cursor = await cursor.continue()) {
         const stored = parseSession(cursor.value);
-        if (cursor.key !== sessionId && (!stored || now() - stored.savedAtMs > JOURNAL_RETENTION_MS)) await cursor.delete();
+        if (cursor.key !== sessionId && (!stored || now() - stored.savedAtMs > JOURNAL_RETENTION_MS))
+          await cursor.delete();
       }
       const mine = parseSession(await transaction.store.get(sessionId));
       await transaction.done;
@@ -81,7 +86,9 @@ export function createIdbSubscriptionJournal(dbName: string = JOURNAL_DB_NAME, n
 }
 
 /** A journal in memory (tests; and a runtime whose restart should forget). */
-export function createMemorySubscriptionJournal(): SubscriptionJournal & { readonly sessions: Map<string, StoredSubscription[]> } {
+export function createMemorySubscriptionJournal(): SubscriptionJournal & {
+  readonly sessions: Map<string, StoredSubscription[]>;
+} {
   const sessions = new Map<string, StoredSubscription[]>();
   return {
     sessions,

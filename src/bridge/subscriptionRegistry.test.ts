@@ -53,11 +53,21 @@ function setup(): SubscriptionRegistry {
 }
 
 function ctx(attachmentId = 'att-1', limits: Partial<RelayLimits> = {}, sessionId = 's-1'): ObserveContext {
-  return { sessionId, attachment: { attachmentId, namespace: `ns-${attachmentId}`, clientName: 'test' }, limits: { ...defaults, ...limits } };
+  return {
+    sessionId,
+    attachment: { attachmentId, namespace: `ns-${attachmentId}`, clientName: 'test' },
+    limits: { ...defaults, ...limits },
+  };
 }
 
-const bindings = (...names: string[]) => names.map((bindingId) => ({ channelId: 'data.quotes', bindingId, options: { symbols: ['X'] } }));
-const start = (target: Target, ...names: string[]): SubscribeInput => ({ action: 'start', sessionId: 's-1', target, bindings: bindings(...names) });
+const bindings = (...names: string[]) =>
+  names.map((bindingId) => ({ channelId: 'data.quotes', bindingId, options: { symbols: ['X'] } }));
+const start = (target: Target, ...names: string[]): SubscribeInput => ({
+  action: 'start',
+  sessionId: 's-1',
+  target,
+  bindings: bindings(...names),
+});
 
 function data(outcome: RelayOutcome): unknown {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.code}`);
@@ -71,7 +81,9 @@ async function started(registry: SubscriptionRegistry, c: ObserveContext, input:
   return SubscriptionStartedSchema.parse(data(await registry.handle(c, input))).subscriptionId;
 }
 async function poll(registry: SubscriptionRegistry, c: ObserveContext, subscriptionId: string, afterSequence?: number) {
-  return SubscriptionPollSchema.parse(data(await registry.handle(c, { action: 'poll', subscriptionId, afterSequence })));
+  return SubscriptionPollSchema.parse(
+    data(await registry.handle(c, { action: 'poll', subscriptionId, afterSequence })),
+  );
 }
 
 describe('SPEC §7 subscription start', () => {
@@ -82,12 +94,25 @@ describe('SPEC §7 subscription start', () => {
       subscriptionId: 'sub-1',
       status: 'active',
       target: chart,
-      bindings: [{ bindingId: 'b1', channelId: 'data.quotes' }, { bindingId: 'b2', channelId: 'data.quotes' }],
+      bindings: [
+        { bindingId: 'b1', channelId: 'data.quotes' },
+        { bindingId: 'b2', channelId: 'data.quotes' },
+      ],
       startedAt: '2026-01-01T00:00:00.000Z',
     });
     expect(page.started.map((s) => s.request)).toEqual([
-      expect.objectContaining({ sessionId: 's-1', subscriptionId: 'sub-1', bindingId: 'b1', bindingIndex: 0, options: { symbols: ['X'] } }),
-      expect.objectContaining({ bindingId: 'b2', bindingIndex: 1, attachment: expect.objectContaining({ attachmentId: 'att-1' }) }),
+      expect.objectContaining({
+        sessionId: 's-1',
+        subscriptionId: 'sub-1',
+        bindingId: 'b1',
+        bindingIndex: 0,
+        options: { symbols: ['X'] },
+      }),
+      expect.objectContaining({
+        bindingId: 'b2',
+        bindingIndex: 1,
+        attachment: expect.objectContaining({ attachmentId: 'att-1' }),
+      }),
     ]);
   });
 
@@ -98,8 +123,22 @@ describe('SPEC §7 subscription start', () => {
     registry.receive([h1, -h2, h2], [{ p: 1 }, undefined, { p: 3 }], now + 5);
     const read = await poll(registry, ctx(), id);
     expect(read.events).toEqual([
-      { sequence: 1, receivedAt: '2026-01-01T00:00:00.005Z', target: chart, channelId: 'data.quotes', bindingId: 'b1', payload: { p: 1 } },
-      { sequence: 3, receivedAt: '2026-01-01T00:00:00.005Z', target: chart, channelId: 'data.quotes', bindingId: 'b2', payload: { p: 3 } },
+      {
+        sequence: 1,
+        receivedAt: '2026-01-01T00:00:00.005Z',
+        target: chart,
+        channelId: 'data.quotes',
+        bindingId: 'b1',
+        payload: { p: 1 },
+      },
+      {
+        sequence: 3,
+        receivedAt: '2026-01-01T00:00:00.005Z',
+        target: chart,
+        channelId: 'data.quotes',
+        bindingId: 'b2',
+        payload: { p: 3 },
+      },
     ]);
     expect(read).toMatchObject({ status: 'active', lastSequence: 3, droppedBeforeSequence: 3, droppedCount: 1 });
   });
@@ -116,7 +155,9 @@ describe('SPEC §7 subscription start', () => {
     for (let i = 0; i < 32; i++) await started(registry, ctx(i % 2 ? 'att-1' : 'att-2'), start(chart, 'b'));
     const err = error(await registry.handle(ctx('att-3'), start(chart, 'b')));
     expect(err).toMatchObject({ code: 'limit_exceeded', details: { limit: 'subscriptionsPerSession', max: 32 } });
-    expect(data(await registry.handle(ctx('att-2'), { action: 'stop', subscriptionId: 'sub-1' }))).toMatchObject({ status: 'stopped' });
+    expect(data(await registry.handle(ctx('att-2'), { action: 'stop', subscriptionId: 'sub-1' }))).toMatchObject({
+      status: 'stopped',
+    });
     await started(registry, ctx('att-3'), start(chart, 'b'));
     expect(error(await registry.handle(ctx('att-1'), start(chart, 'b'))).code).toBe('limit_exceeded');
   });
@@ -142,12 +183,15 @@ describe('SPEC §7 subscription start', () => {
     expect(page.started.map((s) => s.request.bindingId)).toEqual(['b1', 'b2', 'b3']);
     expect(page.stopped).toEqual(['sub-1/b1', 'sub-1/b2']);
     registry.receive([page.handleOf('b1')], ['late'], now);
-    expect(SubscriptionListSchema.parse(data(await registry.handle(ctx(), { action: 'list' }))).subscriptions).toEqual([]);
+    expect(SubscriptionListSchema.parse(data(await registry.handle(ctx(), { action: 'list' }))).subscriptions).toEqual(
+      [],
+    );
   });
 
   it('a page that throws on start is internal_error, and what started is rolled back', async () => {
     const registry = setup();
-    page.startBinding = (request) => (request.bindingId === 'b2' ? Promise.reject(new Error('gone')) : Promise.resolve({ ok: true }));
+    page.startBinding = (request) =>
+      request.bindingId === 'b2' ? Promise.reject(new Error('gone')) : Promise.resolve({ ok: true });
     expect(error(await registry.handle(ctx(), start(chart, 'b1', 'b2'))).code).toBe('internal_error');
     expect(page.stopped).toEqual(['sub-1/b1']);
   });
@@ -159,7 +203,9 @@ describe('SPEC §7 subscription start', () => {
     };
     expect(error(await registry.handle(ctx(), start(chart, 'b1', 'b2', 'b3'))).code).toBe('session_closed');
     expect(page.stopped.sort()).toEqual(['sub-1/b1', 'sub-1/b2']);
-    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-1' })).code).toBe('subscription_not_found');
+    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-1' })).code).toBe(
+      'subscription_not_found',
+    );
   });
 });
 
@@ -167,7 +213,11 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
   it('polls consume nothing, default to eventsPerPoll, and a larger limit is limit_exceeded', async () => {
     const registry = setup();
     const id = await started(registry, ctx(), start(chart, 'b'));
-    registry.receive(Array(150).fill(page.handleOf('b')), Array.from({ length: 150 }, (_, i) => i), now);
+    registry.receive(
+      Array(150).fill(page.handleOf('b')),
+      Array.from({ length: 150 }, (_, i) => i),
+      now,
+    );
     const first = await poll(registry, ctx(), id);
     expect(first.events).toHaveLength(100);
     expect(await poll(registry, ctx(), id)).toEqual(first);
@@ -178,7 +228,11 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
   it('the ring keeps bufferedEvents; evictions are counted drops', async () => {
     const registry = setup();
     const id = await started(registry, ctx('att-1', { bufferedEvents: 4 }), start(chart, 'b'));
-    registry.receive(Array(10).fill(page.handleOf('b')), Array.from({ length: 10 }, (_, i) => i + 1), now);
+    registry.receive(
+      Array(10).fill(page.handleOf('b')),
+      Array.from({ length: 10 }, (_, i) => i + 1),
+      now,
+    );
     const read = await poll(registry, ctx(), id);
     expect(read.events.map((e) => e.sequence)).toEqual([7, 8, 9, 10]);
     expect(read).toMatchObject({ droppedBeforeSequence: 7, droppedCount: 6, lastSequence: 10 });
@@ -188,7 +242,9 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
     const registry = setup();
     const id = await started(registry, ctx(), start(chart, 'b1', 'b2'));
     now += 1000;
-    const first = SubscriptionSummarySchema.parse(data(await registry.handle(ctx(), { action: 'stop', subscriptionId: id })));
+    const first = SubscriptionSummarySchema.parse(
+      data(await registry.handle(ctx(), { action: 'stop', subscriptionId: id })),
+    );
     now += 1000;
     const second = data(await registry.handle(ctx(), { action: 'stop', subscriptionId: id }));
     expect(first).toMatchObject({ status: 'stopped', reason: 'stopped', stoppedAt: '2026-01-01T00:00:01.000Z' });
@@ -203,9 +259,13 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
     const mine = await started(registry, ctx('att-1'), start(chart, 'b'));
     await started(registry, ctx('att-2'), start(chart, 'b'));
     for (const action of ['poll', 'stop'] as const) {
-      expect(error(await registry.handle(ctx('att-2'), { action, subscriptionId: mine })).code).toBe('subscription_not_found');
+      expect(error(await registry.handle(ctx('att-2'), { action, subscriptionId: mine })).code).toBe(
+        'subscription_not_found',
+      );
     }
-    expect(error(await registry.handle(ctx('att-1', {}, 's-2'), { action: 'poll', subscriptionId: mine })).code).toBe('subscription_not_found');
+    expect(error(await registry.handle(ctx('att-1', {}, 's-2'), { action: 'poll', subscriptionId: mine })).code).toBe(
+      'subscription_not_found',
+    );
     const list = SubscriptionListSchema.parse(data(await registry.handle(ctx('att-2'), { action: 'list' })));
     expect(list.subscriptions.map((s) => s.subscriptionId)).toEqual(['sub-2']);
     expect(page.stopped).toEqual([]);
@@ -220,7 +280,12 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
     registry.targetUnregistered({ scope: 'chart', chartId: 'c1' });
     registry.receive([page.handleOf('b')], ['after'], now);
     const read = await poll(registry, ctx(), onChart);
-    expect(read).toMatchObject({ status: 'stopped', reason: 'target-unregistered', stoppedAt: '2026-01-01T00:00:00.250Z', lastSequence: 1 });
+    expect(read).toMatchObject({
+      status: 'stopped',
+      reason: 'target-unregistered',
+      stoppedAt: '2026-01-01T00:00:00.250Z',
+      lastSequence: 1,
+    });
     expect(read.events.map((e) => e.payload)).toEqual(['before']);
     const list = SubscriptionListSchema.parse(data(await registry.handle(ctx(), { action: 'list' })));
     expect(list.subscriptions.map((s) => [s.subscriptionId, s.status, s.reason])).toEqual([
@@ -237,7 +302,10 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
     registry.attachmentEnded('att-1');
     registry.attachmentEnded('att-1');
     expect(page.stopped).toEqual([`${gone}/b1`, `${gone}/b2`]);
-    expect(await poll(registry, ctx('att-1'), gone)).toMatchObject({ status: 'stopped', reason: 'attachment-detached' });
+    expect(await poll(registry, ctx('att-1'), gone)).toMatchObject({
+      status: 'stopped',
+      reason: 'attachment-detached',
+    });
     const others = SubscriptionListSchema.parse(data(await registry.handle(ctx('att-2'), { action: 'list' })));
     expect(others.subscriptions.map((s) => s.status)).toEqual(['active']);
   });
@@ -257,17 +325,29 @@ describe('SPEC §7 poll, stop, list and tombstones', () => {
       now += 1;
       await registry.handle(ctx(), { action: 'stop', subscriptionId: id });
     }
-    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-1' })).code).toBe('subscription_not_found');
+    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-1' })).code).toBe(
+      'subscription_not_found',
+    );
     expect((await poll(registry, ctx(), 'sub-2')).status).toBe('stopped');
     // sub-k stopped at t0 + k; now is t0 + 33. Move to t0 + 3 + TTL: sub-2 is older than the TTL, sub-3 exactly it.
     now += TOMBSTONE_TTL_MS - 30;
-    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-2' })).code).toBe('subscription_not_found');
+    expect(error(await registry.handle(ctx(), { action: 'poll', subscriptionId: 'sub-2' })).code).toBe(
+      'subscription_not_found',
+    );
     expect((await poll(registry, ctx(), 'sub-3')).status).toBe('stopped');
   });
 
   it('a restored subscription is a tombstone that continues its numbering', async () => {
     const registry = setup();
-    const init = { subscriptionId: 'old', sessionId: 's-1', attachmentId: 'att-1', target: chart, bindings: [], startedAtMs: now - 5000, lastSequence: 40 };
+    const init = {
+      subscriptionId: 'old',
+      sessionId: 's-1',
+      attachmentId: 'att-1',
+      target: chart,
+      bindings: [],
+      startedAtMs: now - 5000,
+      lastSequence: 40,
+    };
     registry.restore(init, now, 'bridge-restarted');
     expect(await poll(registry, ctx(), 'old', 38)).toMatchObject({
       status: 'stopped',

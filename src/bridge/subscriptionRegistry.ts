@@ -144,7 +144,10 @@ export class SubscriptionRegistry {
   private async start(ctx: ObserveContext, input: StartInput): Promise<RelayOutcome> {
     const { limits } = ctx;
     if (input.bindings.length > limits.bindingsPerSubscription) {
-      return { ok: false, error: limitExceeded('bindingsPerSubscription', limits.bindingsPerSubscription, 'start fewer bindings.') };
+      return {
+        ok: false,
+        error: limitExceeded('bindingsPerSubscription', limits.bindingsPerSubscription, 'start fewer bindings.'),
+      };
     }
     const seen = new Set<string>();
     for (const [index, binding] of input.bindings.entries()) {
@@ -211,7 +214,10 @@ export class SubscriptionRegistry {
     if (!sub) return { ok: false, error: subscriptionNotFound() };
     const max = ctx.limits.eventsPerPoll;
     if (input.limit !== undefined && input.limit > max) {
-      return { ok: false, error: limitExceeded('eventsPerPoll', max, 'poll with a smaller limit and page on with afterSequence.') };
+      return {
+        ok: false,
+        error: limitExceeded('eventsPerPoll', max, 'poll with a smaller limit and page on with afterSequence.'),
+      };
     }
     return ok(sub.poll(input.afterSequence, input.limit ?? max));
   }

@@ -46,8 +46,16 @@ export function readEventPortMessage(data: unknown): EventPortMessage | null {
 
 function toStored(sub: Subscription): StoredSubscription {
   const { subscriptionId, attachmentId, target, bindings, startedAtMs } = sub.init;
-  const stored: StoredSubscription = { subscriptionId, attachmentId, target, bindings, startedAtMs, lastSequence: sub.ring.lastSequence };
-  if (sub.stoppedAtMs !== null && sub.reason !== null) Object.assign(stored, { stoppedAtMs: sub.stoppedAtMs, reason: sub.reason });
+  const stored: StoredSubscription = {
+    subscriptionId,
+    attachmentId,
+    target,
+    bindings,
+    startedAtMs,
+    lastSequence: sub.ring.lastSequence,
+  };
+  if (sub.stoppedAtMs !== null && sub.reason !== null)
+    Object.assign(stored, { stoppedAtMs: sub.stoppedAtMs, reason: sub.reason });
   return stored;
 }
 
@@ -61,7 +69,11 @@ export class WorkerObserver {
   private readonly orphans: OrphanWatch;
 
   constructor(private readonly deps: ObserverDeps) {
-    this.registry = new SubscriptionRegistry({ port: deps.port, now: () => deps.clock.now(), onChange: (id) => this.changed(id) });
+    this.registry = new SubscriptionRegistry({
+      port: deps.port,
+      now: () => deps.clock.now(),
+      onChange: (id) => this.changed(id),
+    });
     this.orphans = new OrphanWatch({
       clock: deps.clock,
       owners: () => this.registry.activeOwners(),

@@ -6,7 +6,7 @@
  * when read back: an unreadable row is skipped, never shown.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorCodeSchema } from '../protocol/errors.js';
 import { TargetSchema } from '../protocol/target.js';
 import type { ActivityEntry } from '../sdk/types.js';
@@ -19,18 +19,19 @@ export const ACTIVITY_CAPACITY = 200;
 const SCHEMA_VERSION = 1;
 const STORE = 'activity';
 
-const ActivityEntrySchema = z
-  .object({
-    at: z.string().max(64),
-    controlId: z.string().min(1).max(256),
-    target: TargetSchema,
-    clientName: z.string().max(128),
-    outcome: z.union([z.literal('ok'), ErrorCodeSchema]),
-    durationMs: z.number().finite().nonnegative(),
-  })
-  .strict();
+const ActivityEntrySchema = z.strictObject({
+  at: z.string().check(z.maxLength(64)),
+  controlId: z.string().check(z.minLength(1), z.maxLength(256)),
+  target: TargetSchema,
+  clientName: z.string().check(z.maxLength(128)),
+  outcome: z.union([z.literal('ok'), ErrorCodeSchema]),
+  durationMs: z.number().check(z.nonnegative()),
+});
 
-const ActivityRowSchema = z.object({ tabId: z.string().min(1).max(64), entry: ActivityEntrySchema }).strict();
+const ActivityRowSchema = z.strictObject({
+  tabId: z.string().check(z.minLength(1), z.maxLength(64)),
+  entry: ActivityEntrySchema,
+});
 type ActivityRow = z.infer<typeof ActivityRowSchema>;
 
 /** The database schema, declared once: rows under an auto-incremented key, indexed by tab. */
@@ -66,7 +67,7 @@ export class ActivityStore {
       const rows: unknown[] = await (await this.open()).getAllFromIndex(STORE, 'byTab', this.tabId);
       const entries: ActivityEntry[] = [];
       for (const raw of rows) {
-        const row = ActivityRowSchema.safeParse(raw);
+        const row = z.safeParse(ActivityRowSchema, raw);
         if (row.success) entries.push(row.data.entry);
       }
       return entries.slice(-ACTIVITY_CAPACITY).reverse();
@@ -78,7 +79,7 @@ export class ActivityStore {
    * Entries arriving while a write is queued share its transaction.
    */
   add(entry: ActivityEntry): Promise<void> {
-    const parsed = ActivityRowSchema.safeParse({ tabId: this.tabId, entry: restingEntry(entry) });
+    const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
     if (!parsed.success) return Promise.resolve();
     this.pending.push(parsed.data);
     this.flushing ??= this.enqueue(() => this.flush(), undefined);

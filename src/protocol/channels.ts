@@ -2,32 +2,34 @@
  * Built-in subscription channels (SPEC §7). A host supplies their sources and
  * adds custom channels the same way.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** A decimal value as a string, e.g. "101.25". */
-export const DecimalSchema = z.string().regex(/^-?\d{1,18}(\.\d{1,12})?$/);
+export const DecimalSchema = z.string().check(z.regex(/^-?\d{1,18}(\.\d{1,12})?$/));
 
 /** `data.quotes` options. */
-export const QuotesOptionsSchema = z
-  .object({ symbols: z.array(z.string().min(1).max(64)).min(1).max(32).describe('Symbols to watch.') })
-  .strict();
+export const QuotesOptionsSchema = z.strictObject({
+  symbols: z
+    .array(z.string().check(z.minLength(1), z.maxLength(64)))
+    .check(z.minLength(1), z.maxLength(32), z.describe('Symbols to watch.')),
+});
 /** `data.quotes` event. */
-export const QuoteEventSchema = z
-  .object({
-    symbol: z.string(),
-    bid: DecimalSchema,
-    ask: DecimalSchema,
-    last: DecimalSchema,
-    time: z.string(),
-  })
-  .strict();
+export const QuoteEventSchema = z.strictObject({
+  symbol: z.string(),
+  bid: DecimalSchema,
+  ask: DecimalSchema,
+  last: DecimalSchema,
+  time: z.string(),
+});
 /** A quote. */
 export type QuoteEvent = z.infer<typeof QuoteEventSchema>;
 
 /** `trading.events` options. */
-export const TradingEventsOptionsSchema = z
-  .object({ accountIds: z.array(z.string().min(1).max(64)).min(1).max(16).optional().describe('Only these accounts.') })
-  .strict();
+export const TradingEventsOptionsSchema = z.strictObject({
+  accountIds: z
+    .optional(z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.minLength(1), z.maxLength(16)))
+    .check(z.describe('Only these accounts.')),
+});
 
 /** What happened. */
 export const TradingEventTypeSchema = z.enum([
@@ -46,23 +48,21 @@ export const TradingEventTypeSchema = z.enum([
 ]);
 
 /** `trading.events` event. Fills arrive here, never in an acknowledgement. */
-export const TradingEventSchema = z
-  .object({
-    type: TradingEventTypeSchema,
-    time: z.string(),
-    accountId: z.string().optional(),
-    orderId: z.string().optional(),
-    clientOrderId: z.string().optional(),
-    symbol: z.string().optional(),
-    side: z.enum(['buy', 'sell']).optional(),
-    quantity: DecimalSchema.optional(),
-    price: DecimalSchema.optional(),
-    status: z.string().max(64).optional(),
-    chartId: z.string().optional(),
-    lineId: z.string().optional(),
-    message: z.string().max(1000).nullable().optional(),
-  })
-  .strict();
+export const TradingEventSchema = z.strictObject({
+  type: TradingEventTypeSchema,
+  time: z.string(),
+  accountId: z.optional(z.string()),
+  orderId: z.optional(z.string()),
+  clientOrderId: z.optional(z.string()),
+  symbol: z.optional(z.string()),
+  side: z.optional(z.enum(['buy', 'sell'])),
+  quantity: z.optional(DecimalSchema),
+  price: z.optional(DecimalSchema),
+  status: z.optional(z.string().check(z.maxLength(64))),
+  chartId: z.optional(z.string()),
+  lineId: z.optional(z.string()),
+  message: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+});
 /** A trading event. */
 export type TradingEvent = z.infer<typeof TradingEventSchema>;
 

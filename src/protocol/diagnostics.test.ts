@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { boundDiagnostics, canonicalPath, MAX_DIAGNOSTICS, parseWithDiagnostics } from './diagnostics.js';
 import { BatchInputSchema, CallInputSchema } from './tools/index.js';
 
-function issuesOf(schema: z.ZodType, value: unknown) {
+function issuesOf(schema: z.core.$ZodType, value: unknown) {
   const parsed = parseWithDiagnostics(schema, value);
   if (parsed.ok) throw new Error('expected a failure');
   return parsed.issues;

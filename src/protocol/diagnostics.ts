@@ -4,7 +4,10 @@
  * submitted values, unknown key names, exception text or union labels;
  * deduplicated; at most 20 entries, the last an omission notice when more remain.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
+
+/** Any zod 4 schema, classic or mini. */
+type Schema = z.core.$ZodType;
 import type { ValidationIssue } from './errors.js';
 
 /** Most diagnostics one error carries, the omission notice included. */
@@ -173,16 +176,16 @@ export function boundDiagnostics(issues: ValidationIssue[]): ValidationIssue[] {
 /** The parts of a zod 4 schema definition the path walk reads. */
 interface SchemaDef {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  options?: z.ZodType[];
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  left?: z.ZodType;
-  right?: z.ZodType;
-  getter?: () => z.ZodType;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  items?: Schema[];
+  rest?: Schema | null;
+  options?: Schema[];
+  innerType?: Schema;
+  in?: Schema;
+  left?: Schema;
+  right?: Schema;
+  getter?: () => Schema;
 }
 
 const WRAPPERS = new Set([
@@ -196,12 +199,12 @@ const WRAPPERS = new Set([
   'success',
 ]);
 
-function defOf(schema: z.ZodType): SchemaDef {
+function defOf(schema: Schema): SchemaDef {
   return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
 }
 
 /** The schema of `key` inside `schema`, or null when `key` is not a declared field or element of it. */
-function childSchema(schema: z.ZodType, key: string | number, depth = 0): z.ZodType | null {
+function childSchema(schema: Schema, key: string | number, depth = 0): Schema | null {
   if (depth > 32) return null;
   const def = defOf(schema);
   if (WRAPPERS.has(def.type) && def.innerType) return childSchema(def.innerType, key, depth + 1);
@@ -239,9 +242,9 @@ function childSchema(schema: z.ZodType, key: string | number, depth = 0): z.ZodT
  * indices (SPEC §4: canonical paths). A record key or a key inside a free-form
  * value is submitted text, so the path stops at the object holding it.
  */
-export function canonicalPath(schema: z.ZodType, path: ValidationIssue['path']): ValidationIssue['path'] {
+export function canonicalPath(schema: Schema, path: ValidationIssue['path']): ValidationIssue['path'] {
   const kept: ValidationIssue['path'] = [];
-  let current: z.ZodType | null = schema;
+  let current: Schema | null = schema;
   for (const part of path) {
     current = current ? childSchema(current, part) : null;
     if (!current) break;
@@ -255,9 +258,9 @@ export function canonicalPath(schema: z.ZodType, path: ValidationIssue['path']):
  * that failed, each path is cut to its {@link canonicalPath} first.
  */
 export function diagnosticsFromZod(
-  error: z.ZodError,
+  error: { issues: readonly z.core.$ZodIssue[] },
   prefix: readonly (string | number)[] = [],
-  schema?: z.ZodType,
+  schema?: Schema,
 ): ValidationIssue[] {
   const issues = error.issues.map((issue) => {
     const diagnostic = toDiagnostic(issue);
@@ -274,12 +277,12 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; issues: ValidationI
  * prefixed by `prefix`). The input is reported to our own mapper only, so a missing field
  * can be told from a wrong one; no value ever reaches a message.
  */
-export function parseWithDiagnostics<S extends z.ZodType>(
+export function parseWithDiagnostics<S extends Schema>(
   schema: S,
   value: unknown,
   prefix: readonly (string | number)[] = [],
-): Parsed<z.output<S>> {
-  const parsed = schema.safeParse(value, { reportInput: true });
+): Parsed<z.core.output<S>> {
+  const parsed = z.safeParse(schema, value, { reportInput: true });
   if (parsed.success) return { ok: true, data: parsed.data };
   return { ok: false, issues: diagnosticsFromZod(parsed.error, prefix, schema) };
 }

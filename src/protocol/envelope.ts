@@ -3,7 +3,7 @@
  * `data`/`error` non-null, carried both as `structuredContent` and as the one
  * text content item. `isError` (outside the payload) is authoritative.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorObjectSchema, type ErrorObject } from './errors.js';
 
 /** Where the answer comes from: the paper broker or a live one. */
@@ -12,14 +12,12 @@ export const EnvironmentSchema = z.enum(['paper', 'live']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
 /** `meta`: which session answered, its environment, when, and the caller's correlation id. */
-export const MetaSchema = z
-  .object({
-    sessionId: z.string().nullable(),
-    environment: EnvironmentSchema.nullable(),
-    observedAt: z.string(),
-    requestId: z.string().optional(),
-  })
-  .strict();
+export const MetaSchema = z.strictObject({
+  sessionId: z.nullable(z.string()),
+  environment: z.nullable(EnvironmentSchema),
+  observedAt: z.string(),
+  requestId: z.optional(z.string()),
+});
 /** `meta`. */
 export type Meta = z.infer<typeof MetaSchema>;
 
@@ -27,8 +25,8 @@ export type Meta = z.infer<typeof MetaSchema>;
  * The envelope for a tool whose success payload is `data`. That exactly one of
  * `data` and `error` is non-null is checked by {@link isWellFormedEnvelope}.
  */
-export function envelopeSchema<T extends z.ZodType>(data: T) {
-  return z.object({ data: data.nullable(), error: ErrorObjectSchema.nullable(), meta: MetaSchema }).strict();
+export function envelopeSchema<T extends z.core.$ZodType>(data: T) {
+  return z.strictObject({ data: z.nullable(data), error: z.nullable(ErrorObjectSchema), meta: MetaSchema });
 }
 
 /** True when exactly one of `data` and `error` is non-null. */

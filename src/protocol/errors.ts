@@ -3,7 +3,7 @@
  * Errors are values: build them with {@link makeError}; branch on `code`, never
  * on message text.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { REPORTED_LIMITS } from './limits.js';
 import { TargetSchema } from './target.js';
 
@@ -77,42 +77,39 @@ export const READ_RETRY_CODES = [
 ] as const satisfies readonly ErrorCode[];
 
 /** One diagnostic of `invalid_input` (SPEC §4). */
-export const ValidationIssueSchema = z
-  .object({
-    path: z.array(z.union([z.string(), z.number().int().nonnegative()])).max(16),
-    code: z.string(),
-    message: z.string().max(256),
-  })
-  .strict();
+export const ValidationIssueSchema = z.strictObject({
+  path: z.array(z.union([z.string(), z.int().check(z.nonnegative())])).check(z.maxLength(16)),
+  code: z.string(),
+  message: z.string().check(z.maxLength(256)),
+});
 /** One diagnostic of `invalid_input`. */
 export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 
 /** Revision values per domain, e.g. `{ viewport: 12 }`. */
-export const RevisionsSchema = z.record(z.string(), z.number().int().nonnegative());
+export const RevisionsSchema = z.record(z.string(), z.int().check(z.nonnegative()));
 /** Revision values per domain. */
 export type Revisions = z.infer<typeof RevisionsSchema>;
 
 /** Why a request was omitted from a result. */
-export const ResultOmittedSchema = z
-  .object({ reason: z.literal('result-too-large'), limit: z.literal('resultBytes') })
-  .strict();
+export const ResultOmittedSchema = z.strictObject({
+  reason: z.literal('result-too-large'),
+  limit: z.literal('resultBytes'),
+});
 
 /** The identity and evidence of a dispatched call, without its result (`details.receipt`). */
-export const ErrorReceiptSchema = z
-  .object({
-    operationId: z.string(),
-    origin: z.literal('mcp'),
-    controlId: z.string(),
-    target: TargetSchema,
-    mutation: z.boolean(),
-    revisionsBefore: RevisionsSchema,
-    revisionsAfter: RevisionsSchema,
-    durationMs: z.number().nonnegative(),
-    dispatchedAt: z.string(),
-    resultOmitted: ResultOmittedSchema.optional(),
-    reconciled: z.boolean().optional(),
-  })
-  .strict();
+export const ErrorReceiptSchema = z.strictObject({
+  operationId: z.string(),
+  origin: z.literal('mcp'),
+  controlId: z.string(),
+  target: TargetSchema,
+  mutation: z.boolean(),
+  revisionsBefore: RevisionsSchema,
+  revisionsAfter: RevisionsSchema,
+  durationMs: z.number().check(z.nonnegative()),
+  dispatchedAt: z.string(),
+  resultOmitted: z.optional(ResultOmittedSchema),
+  reconciled: z.optional(z.boolean()),
+});
 /** `details.receipt`. */
 export type ErrorReceipt = z.infer<typeof ErrorReceiptSchema>;
 
@@ -128,40 +125,38 @@ export const PolicyLayerSchema = z.enum([
 export type PolicyLayer = z.infer<typeof PolicyLayerSchema>;
 
 /** `details.quote` of a 409 price drift. */
-export const QuoteDriftSchema = z
-  .object({ originalPrice: z.string(), newPrice: z.string(), tolerance: z.string() })
-  .strict();
+export const QuoteDriftSchema = z.strictObject({
+  originalPrice: z.string(),
+  newPrice: z.string(),
+  tolerance: z.string(),
+});
 
 /** `error.details`: only the keys SPEC §4 names. */
-export const ErrorDetailsSchema = z
-  .object({
-    current: RevisionsSchema.optional(),
-    reason: z.string().optional(),
-    receipt: ErrorReceiptSchema.optional(),
-    result: z.unknown().optional(),
-    limit: z.enum(REPORTED_LIMITS).optional(),
-    max: z.number().optional(),
-    quote: QuoteDriftSchema.optional(),
-  })
-  .strict();
+export const ErrorDetailsSchema = z.strictObject({
+  current: z.optional(RevisionsSchema),
+  reason: z.optional(z.string()),
+  receipt: z.optional(ErrorReceiptSchema),
+  result: z.optional(z.unknown()),
+  limit: z.optional(z.enum(REPORTED_LIMITS)),
+  max: z.optional(z.number()),
+  quote: z.optional(QuoteDriftSchema),
+});
 /** `error.details`. */
 export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
 
 /** The envelope's `error` object: every key always present. */
-export const ErrorObjectSchema = z
-  .object({
-    code: ErrorCodeSchema,
-    message: z.string(),
-    status_code: z.number().int().nullable(),
-    broker_code: z.string().nullable(),
-    broker_message: z.string().nullable(),
-    request_id: z.string().nullable(),
-    validation_errors: z.array(ValidationIssueSchema),
-    retry: RetrySchema,
-    auth_url: z.string().nullable(),
-    details: ErrorDetailsSchema.nullable(),
-  })
-  .strict();
+export const ErrorObjectSchema = z.strictObject({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  status_code: z.nullable(z.int()),
+  broker_code: z.nullable(z.string()),
+  broker_message: z.nullable(z.string()),
+  request_id: z.nullable(z.string()),
+  validation_errors: z.array(ValidationIssueSchema),
+  retry: RetrySchema,
+  auth_url: z.nullable(z.string()),
+  details: z.nullable(ErrorDetailsSchema),
+});
 /** The envelope's `error` object. */
 export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 

@@ -5,7 +5,7 @@
  * sides. A front sends its own adapter maximum and limits with every request:
  * the hub adds no permission of its own.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema } from './errors.js';
 import { AdapterMaximumSchema, GrantSchema } from './policy.js';
@@ -20,74 +20,64 @@ export const HUB_LINK_PATH = '/front';
 /** The subprotocol a front offers. */
 export const HUB_LINK_SUBPROTOCOL = 'tradescript.front.v1';
 
-const RefSchema = z.string().min(1).max(64);
-const LinkRequestIdSchema = z.string().min(1).max(64);
-const OriginListSchema = z.array(z.string().min(1).max(256)).max(64);
+const RefSchema = z.string().check(z.minLength(1), z.maxLength(64));
+const LinkRequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
+const OriginListSchema = z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(64));
 
 /** An attachment a front keeps across hubs: the same id and operation namespace. */
-export const ResumedAttachmentSchema = z.object({ attachmentId: IdSchema, namespace: IdSchema }).strict();
+export const ResumedAttachmentSchema = z.strictObject({ attachmentId: IdSchema, namespace: IdSchema });
 
 /** What an attachment reports about itself. */
-export const LinkAttachmentInfoSchema = z
-  .object({ clientName: z.string().max(128), transport: AttachmentTransportSchema })
-  .strict();
+export const LinkAttachmentInfoSchema = z.strictObject({
+  clientName: z.string().check(z.maxLength(128)),
+  transport: AttachmentTransportSchema,
+});
 
 /** A session's answer, or the hub's own routing, deadline or loss error. */
 export const HubOutcomeSchema = z.discriminatedUnion('ok', [
-  z
-    .object({
-      ok: z.literal(true),
-      data: z.unknown(),
-      image: z
-        .object({ mimeType: z.string().max(32), base64: z.string() })
-        .strict()
-        .optional(),
-      environment: EnvironmentSchema.nullable(),
-    })
-    .strict(),
-  z.object({ ok: z.literal(false), error: ErrorObjectSchema, environment: EnvironmentSchema.nullable() }).strict(),
+  z.strictObject({
+    ok: z.literal(true),
+    data: z.unknown(),
+    image: z.optional(z.strictObject({ mimeType: z.string().check(z.maxLength(32)), base64: z.string() })),
+    environment: z.nullable(EnvironmentSchema),
+  }),
+  z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema, environment: z.nullable(EnvironmentSchema) }),
 ]);
 
 // ---------------------------------------------------------------- front → hub
 
 /** Any frame a front may send. */
 export const FrontLinkFrameSchema = z.discriminatedUnion('t', [
-  z
-    .object({
-      t: z.literal('hello'),
-      v: z.literal(HUB_LINK_VERSION),
-      pid: z.number().int().nonnegative(),
-      /** Origins this front's pages open the relay from (its `--allowed-origin`s, its demo's). */
-      relayOrigins: OriginListSchema,
-    })
-    .strict(),
-  z
-    .object({
-      t: z.literal('attach'),
-      ref: RefSchema,
-      info: LinkAttachmentInfoSchema,
-      resume: ResumedAttachmentSchema.optional(),
-    })
-    .strict(),
-  z.object({ t: z.literal('detach'), ref: RefSchema, attachmentId: IdSchema }).strict(),
-  z.object({ t: z.literal('sessions'), ref: RefSchema }).strict(),
-  z.object({ t: z.literal('catalog'), ref: RefSchema }).strict(),
-  z.object({ t: z.literal('pair'), ref: RefSchema, grant: GrantSchema }).strict(),
-  z
-    .object({
-      t: z.literal('request'),
-      id: LinkRequestIdSchema,
-      attachmentId: IdSchema,
-      sessionId: IdSchema,
-      op: OperationSchema,
-      adapter: AdapterMaximumSchema,
-      limits: RelayLimitsSchema,
-      deadlineMs: z.number().int().positive(),
-      /** True when the MCP client asked for progress. */
-      progress: z.boolean(),
-    })
-    .strict(),
-  z.object({ t: z.literal('cancel'), id: LinkRequestIdSchema }).strict(),
+  z.strictObject({
+    t: z.literal('hello'),
+    v: z.literal(HUB_LINK_VERSION),
+    pid: z.int().check(z.nonnegative()),
+    /** Origins this front's pages open the relay from (its `--allowed-origin`s, its demo's). */
+    relayOrigins: OriginListSchema,
+  }),
+  z.strictObject({
+    t: z.literal('attach'),
+    ref: RefSchema,
+    info: LinkAttachmentInfoSchema,
+    resume: z.optional(ResumedAttachmentSchema),
+  }),
+  z.strictObject({ t: z.literal('detach'), ref: RefSchema, attachmentId: IdSchema }),
+  z.strictObject({ t: z.literal('sessions'), ref: RefSchema }),
+  z.strictObject({ t: z.literal('catalog'), ref: RefSchema }),
+  z.strictObject({ t: z.literal('pair'), ref: RefSchema, grant: GrantSchema }),
+  z.strictObject({
+    t: z.literal('request'),
+    id: LinkRequestIdSchema,
+    attachmentId: IdSchema,
+    sessionId: IdSchema,
+    op: OperationSchema,
+    adapter: AdapterMaximumSchema,
+    limits: RelayLimitsSchema,
+    deadlineMs: z.int().check(z.positive()),
+    /** True when the MCP client asked for progress. */
+    progress: z.boolean(),
+  }),
+  z.strictObject({ t: z.literal('cancel'), id: LinkRequestIdSchema }),
 ]);
 /** Any frame a front may send. */
 export type FrontLinkFrame = z.infer<typeof FrontLinkFrameSchema>;
@@ -96,54 +86,52 @@ export type FrontLinkFrame = z.infer<typeof FrontLinkFrameSchema>;
 
 /** The answer to one `ref` frame. */
 export const LinkReplySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('attached'), attachmentId: IdSchema, namespace: IdSchema }).strict(),
-  z.object({ kind: z.literal('done') }).strict(),
-  z.object({ kind: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }).strict(),
-  z.object({ kind: z.literal('catalog'), catalog: CatalogSchema }).strict(),
-  z.object({ kind: z.literal('paired'), code: z.string().min(1).max(64), expiresAt: z.string().max(64) }).strict(),
-  z.object({ kind: z.literal('failed'), message: z.string().max(256) }).strict(),
+  z.strictObject({ kind: z.literal('attached'), attachmentId: IdSchema, namespace: IdSchema }),
+  z.strictObject({ kind: z.literal('done') }),
+  z.strictObject({ kind: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
+  z.strictObject({ kind: z.literal('catalog'), catalog: CatalogSchema }),
+  z.strictObject({
+    kind: z.literal('paired'),
+    code: z.string().check(z.minLength(1), z.maxLength(64)),
+    expiresAt: z.string().check(z.maxLength(64)),
+  }),
+  z.strictObject({ kind: z.literal('failed'), message: z.string().check(z.maxLength(256)) }),
 ]);
 /** The answer to one `ref` frame. */
 export type LinkReply = z.infer<typeof LinkReplySchema>;
 
 /** A hub event, as the front's MCP connections hear it. */
 export const LinkEventSchema = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('sessionsChanged') }).strict(),
-  z.object({ name: z.literal('sessionUpdated'), sessionId: IdSchema }).strict(),
-  z.object({ name: z.literal('attachmentEnded'), attachmentId: IdSchema }).strict(),
+  z.strictObject({ name: z.literal('sessionsChanged') }),
+  z.strictObject({ name: z.literal('sessionUpdated'), sessionId: IdSchema }),
+  z.strictObject({ name: z.literal('attachmentEnded'), attachmentId: IdSchema }),
 ]);
 
 /** Any frame the hub may send to a front. */
 export const HubLinkFrameSchema = z.discriminatedUnion('t', [
-  z
-    .object({
-      t: z.literal('welcome'),
-      v: z.literal(HUB_LINK_VERSION),
-      pid: z.number().int().nonnegative(),
-      serverVersion: z.string().max(32),
-      relayUrl: z.string().max(512),
-    })
-    .strict(),
-  z.object({ t: z.literal('reply'), ref: RefSchema, reply: LinkReplySchema }).strict(),
-  z
-    .object({
-      t: z.literal('accepted'),
-      id: LinkRequestIdSchema,
-      /** Control ids of the operation the session's catalog knows as reads; any other may mutate. */
-      reads: z.array(z.string().max(256)).max(64),
-      environment: EnvironmentSchema.nullable(),
-    })
-    .strict(),
-  z
-    .object({
-      t: z.literal('progress'),
-      id: LinkRequestIdSchema,
-      progress: z.number().nonnegative(),
-      total: z.number().nonnegative().optional(),
-    })
-    .strict(),
-  z.object({ t: z.literal('outcome'), id: LinkRequestIdSchema, outcome: HubOutcomeSchema }).strict(),
-  z.object({ t: z.literal('event'), event: LinkEventSchema }).strict(),
+  z.strictObject({
+    t: z.literal('welcome'),
+    v: z.literal(HUB_LINK_VERSION),
+    pid: z.int().check(z.nonnegative()),
+    serverVersion: z.string().check(z.maxLength(32)),
+    relayUrl: z.string().check(z.maxLength(512)),
+  }),
+  z.strictObject({ t: z.literal('reply'), ref: RefSchema, reply: LinkReplySchema }),
+  z.strictObject({
+    t: z.literal('accepted'),
+    id: LinkRequestIdSchema,
+    /** Control ids of the operation the session's catalog knows as reads; any other may mutate. */
+    reads: z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64)),
+    environment: z.nullable(EnvironmentSchema),
+  }),
+  z.strictObject({
+    t: z.literal('progress'),
+    id: LinkRequestIdSchema,
+    progress: z.number().check(z.nonnegative()),
+    total: z.optional(z.number().check(z.nonnegative())),
+  }),
+  z.strictObject({ t: z.literal('outcome'), id: LinkRequestIdSchema, outcome: HubOutcomeSchema }),
+  z.strictObject({ t: z.literal('event'), event: LinkEventSchema }),
 ]);
 /** Any frame the hub may send to a front. */
 export type HubLinkFrame = z.infer<typeof HubLinkFrameSchema>;

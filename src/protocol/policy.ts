@@ -1,7 +1,7 @@
 /**
  * Access classes, grants and the adapter maximum (SPEC §2, §5).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What a control needs: `read` < `write` < `trade`. */
 export const AccessClassSchema = z.enum(['read', 'write', 'trade']);
@@ -37,14 +37,12 @@ export function narrowest(a: AccessClass, b: AccessClass): AccessClass {
  * The server's startup maximum, sent with every request so each MCP front
  * enforces its own flags even when several share one relay (SPEC §9).
  */
-export const AdapterMaximumSchema = z
-  .object({
-    /** `trade` only with `--enable-trading`. */
-    maxAccess: AccessClassSchema,
-    /** `--allow-controls` patterns (exact ids or `controller.*`); null when not narrowed. */
-    allowControls: z.array(z.string().min(1).max(128)).max(256).nullable(),
-  })
-  .strict();
+export const AdapterMaximumSchema = z.strictObject({
+  /** `trade` only with `--enable-trading`. */
+  maxAccess: AccessClassSchema,
+  /** `--allow-controls` patterns (exact ids or `controller.*`); null when not narrowed. */
+  allowControls: z.nullable(z.array(z.string().check(z.minLength(1), z.maxLength(128))).check(z.maxLength(256))),
+});
 /** The server's startup maximum. */
 export type AdapterMaximum = z.infer<typeof AdapterMaximumSchema>;
 

@@ -1,26 +1,24 @@
 /**
  * The call receipt (SPEC §3): the identity and evidence of one call.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorReceiptSchema, ResultOmittedSchema, RevisionsSchema } from './errors.js';
 import { TargetSchema } from './target.js';
 
 /** What `tradescript_call` returns, and what a fulfilled batch outcome carries. */
-export const CallReceiptSchema = z
-  .object({
-    operationId: z.string(),
-    origin: z.literal('mcp'),
-    controlId: z.string(),
-    target: TargetSchema,
-    mutation: z.boolean(),
-    revisionsBefore: RevisionsSchema,
-    revisionsAfter: RevisionsSchema,
-    durationMs: z.number().nonnegative(),
-    result: z.unknown(),
-    resultOmitted: ResultOmittedSchema.optional(),
-    reconciled: z.boolean().optional(),
-  })
-  .strict();
+export const CallReceiptSchema = z.strictObject({
+  operationId: z.string(),
+  origin: z.literal('mcp'),
+  controlId: z.string(),
+  target: TargetSchema,
+  mutation: z.boolean(),
+  revisionsBefore: RevisionsSchema,
+  revisionsAfter: RevisionsSchema,
+  durationMs: z.number().check(z.nonnegative()),
+  result: z.unknown(),
+  resultOmitted: z.optional(ResultOmittedSchema),
+  reconciled: z.optional(z.boolean()),
+});
 /** A call receipt. */
 export type CallReceipt = z.infer<typeof CallReceiptSchema>;
 

@@ -3,7 +3,7 @@
  * Every frame is JSON text, validated against these schemas on arrival on both
  * sides; a malformed or foreign frame closes the socket with a 4xxx code.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ChannelDescriptorSchema, ControlDescriptorSchema } from './descriptors.js';
 import { ContextDataSchema } from './tools/getContext.js';
 import { EnvironmentSchema } from './envelope.js';
@@ -29,109 +29,97 @@ export const CLOSE_CODES = {
   serverShutdown: 4500,
 } as const;
 
-const RefSchema = z.string().min(1).max(64);
-const RequestIdSchema = z.string().min(1).max(64);
-const SecretSchema = z.string().min(16).max(256);
+const RefSchema = z.string().check(z.minLength(1), z.maxLength(64));
+const RequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
+const SecretSchema = z.string().check(z.minLength(16), z.maxLength(256));
 
 /** A paired host's credential. */
-export const CredentialSchema = z.object({ hostId: IdSchema, secret: SecretSchema }).strict();
+export const CredentialSchema = z.strictObject({ hostId: IdSchema, secret: SecretSchema });
 /** A paired host's credential. */
 export type Credential = z.infer<typeof CredentialSchema>;
 
 // ---------------------------------------------------------------- browser → server
 
 /** First frame: prove pairing. */
-export const HelloFrameSchema = z
-  .object({
-    t: z.literal('hello'),
-    v: z.literal(RELAY_VERSION),
-    agent: z.object({ kind: z.enum(['page', 'extension']), version: z.string().max(32) }).strict(),
-    auth: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('pair'), code: z.string().min(1).max(64) }).strict(),
-      z.object({ kind: z.literal('credential'), credential: CredentialSchema }).strict(),
-    ]),
-  })
-  .strict();
+export const HelloFrameSchema = z.strictObject({
+  t: z.literal('hello'),
+  v: z.literal(RELAY_VERSION),
+  agent: z.strictObject({ kind: z.enum(['page', 'extension']), version: z.string().check(z.maxLength(32)) }),
+  auth: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('pair'), code: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    z.strictObject({ kind: z.literal('credential'), credential: CredentialSchema }),
+  ]),
+});
 
 /**
  * The host's installed vocabulary. The server serves it as the catalog resource
  * and learns from it which controls are mutations, so a call lost with its
  * socket is reported `uncertain_execution` only when it could have changed state.
  */
-export const CatalogSchema = z
-  .object({ controls: z.array(ControlDescriptorSchema).max(2000), channels: z.array(ChannelDescriptorSchema).max(256) })
-  .strict();
+export const CatalogSchema = z.strictObject({
+  controls: z.array(ControlDescriptorSchema).check(z.maxLength(2000)),
+  channels: z.array(ChannelDescriptorSchema).check(z.maxLength(256)),
+});
 /** The host's installed vocabulary. */
 export type CatalogDocument = z.infer<typeof CatalogSchema>;
 
 /** Opens (or reopens, with its kept id) one tab's session. */
-export const SessionOpenFrameSchema = z
-  .object({
-    t: z.literal('session.open'),
-    ref: RefSchema,
-    sessionId: IdSchema.optional(),
-    /** The tab's site origin; only the extension may name one (a page's is its socket's). */
-    origin: z.string().max(256).optional(),
-    info: SessionInfoSchema,
-    catalog: CatalogSchema,
-  })
-  .strict();
+export const SessionOpenFrameSchema = z.strictObject({
+  t: z.literal('session.open'),
+  ref: RefSchema,
+  sessionId: z.optional(IdSchema),
+  /** The tab's site origin; only the extension may name one (a page's is its socket's). */
+  origin: z.optional(z.string().check(z.maxLength(256))),
+  info: SessionInfoSchema,
+  catalog: CatalogSchema,
+});
 
 /** A session's title, environment or grant changed. */
-export const SessionUpdateFrameSchema = z
-  .object({
-    t: z.literal('session.update'),
-    sessionId: IdSchema,
-    info: SessionInfoSchema,
-    catalog: CatalogSchema.optional(),
-  })
-  .strict();
+export const SessionUpdateFrameSchema = z.strictObject({
+  t: z.literal('session.update'),
+  sessionId: IdSchema,
+  info: SessionInfoSchema,
+  catalog: z.optional(CatalogSchema),
+});
 
 /** The tab went away. */
-export const SessionCloseFrameSchema = z.object({ t: z.literal('session.close'), sessionId: IdSchema }).strict();
+export const SessionCloseFrameSchema = z.strictObject({ t: z.literal('session.close'), sessionId: IdSchema });
 
 /** The answer to one request. */
-export const ResponseFrameSchema = z
-  .object({
-    t: z.literal('response'),
-    id: RequestIdSchema,
-    environment: EnvironmentSchema.nullable(),
-    outcome: z.discriminatedUnion('ok', [
-      z
-        .object({
-          ok: z.literal(true),
-          data: z.unknown(),
-          /** Snapshot bytes, base64. */
-          image: z
-            .object({ mimeType: z.string().max(32), base64: z.string() })
-            .strict()
-            .optional(),
-        })
-        .strict(),
-      z.object({ ok: z.literal(false), error: ErrorObjectSchema }).strict(),
-    ]),
-  })
-  .strict();
+export const ResponseFrameSchema = z.strictObject({
+  t: z.literal('response'),
+  id: RequestIdSchema,
+  environment: z.nullable(EnvironmentSchema),
+  outcome: z.discriminatedUnion('ok', [
+    z.strictObject({
+      ok: z.literal(true),
+      data: z.unknown(),
+      /** Snapshot bytes, base64. */
+      image: z.optional(z.strictObject({ mimeType: z.string().check(z.maxLength(32)), base64: z.string() })),
+    }),
+    z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema }),
+  ]),
+});
 
 /** Progress of a long request (batch, snapshot). */
-export const ProgressFrameSchema = z
-  .object({
-    t: z.literal('progress'),
-    id: RequestIdSchema,
-    progress: z.number().nonnegative(),
-    total: z.number().nonnegative().optional(),
-  })
-  .strict();
+export const ProgressFrameSchema = z.strictObject({
+  t: z.literal('progress'),
+  id: RequestIdSchema,
+  progress: z.number().check(z.nonnegative()),
+  total: z.optional(z.number().check(z.nonnegative())),
+});
 
 /** The person asked to end attachments (all, or one). */
-export const DetachFrameSchema = z
-  .object({ t: z.literal('detach'), sessionId: IdSchema.optional(), attachmentId: IdSchema.optional() })
-  .strict();
+export const DetachFrameSchema = z.strictObject({
+  t: z.literal('detach'),
+  sessionId: z.optional(IdSchema),
+  attachmentId: z.optional(IdSchema),
+});
 
 /** Heartbeat, either way. */
-export const PingFrameSchema = z.object({ t: z.literal('ping'), n: z.number().int().nonnegative() }).strict();
+export const PingFrameSchema = z.strictObject({ t: z.literal('ping'), n: z.int().check(z.nonnegative()) });
 /** Heartbeat answer, either way. */
-export const PongFrameSchema = z.object({ t: z.literal('pong'), n: z.number().int().nonnegative() }).strict();
+export const PongFrameSchema = z.strictObject({ t: z.literal('pong'), n: z.int().check(z.nonnegative()) });
 
 /** Any frame a browser may send. */
 export const BrowserFrameSchema = z.discriminatedUnion('t', [
@@ -151,118 +139,114 @@ export type BrowserFrame = z.infer<typeof BrowserFrameSchema>;
 // ---------------------------------------------------------------- server → browser
 
 /** Answer to hello. A pairing answer carries the new credential and the grant the link proposed. */
-export const WelcomeFrameSchema = z
-  .object({
-    t: z.literal('welcome'),
-    hostId: IdSchema,
-    credential: CredentialSchema.optional(),
-    grant: GrantSchema.optional(),
-    heartbeatMs: z.number().int().positive(),
-    serverVersion: z.string().max(32),
-  })
-  .strict();
+export const WelcomeFrameSchema = z.strictObject({
+  t: z.literal('welcome'),
+  hostId: IdSchema,
+  credential: z.optional(CredentialSchema),
+  grant: z.optional(GrantSchema),
+  heartbeatMs: z.int().check(z.positive()),
+  serverVersion: z.string().check(z.maxLength(32)),
+});
 
 /** A session is open under this id (kept across reconnects of the same tab). */
-export const SessionOpenedFrameSchema = z
-  .object({ t: z.literal('session.opened'), ref: RefSchema, sessionId: IdSchema })
-  .strict();
+export const SessionOpenedFrameSchema = z.strictObject({
+  t: z.literal('session.opened'),
+  ref: RefSchema,
+  sessionId: IdSchema,
+});
 
 /** A session could not be opened. */
-export const SessionRefusedFrameSchema = z
-  .object({ t: z.literal('session.refused'), ref: RefSchema, message: z.string().max(256) })
-  .strict();
+export const SessionRefusedFrameSchema = z.strictObject({
+  t: z.literal('session.refused'),
+  ref: RefSchema,
+  message: z.string().check(z.maxLength(256)),
+});
 
 /** Who is asking: one MCP attachment with its opaque operation namespace. */
-export const RequestAttachmentSchema = z
-  .object({ attachmentId: IdSchema, namespace: IdSchema, clientName: z.string().max(128) })
-  .strict();
+export const RequestAttachmentSchema = z.strictObject({
+  attachmentId: IdSchema,
+  namespace: IdSchema,
+  clientName: z.string().check(z.maxLength(128)),
+});
 /** Who is asking. */
 export type RequestAttachment = z.infer<typeof RequestAttachmentSchema>;
 
 /** One call as the page receives it. */
-export const RelayCallSchema = z
-  .object({
-    target: TargetSchema,
-    controlId: z.string().min(1).max(256),
-    args: z.array(z.unknown()),
-    expectedRevisions: RevisionsSchema.optional(),
-    requestId: z.string().max(128).optional(),
-    /** The caller's operation id, or one the server generated (attachment-unique) when omitted. */
-    operationId: z.string().min(1).max(128),
-    /** True when the caller supplied the operation id (financial controls require it). */
-    callerOperationId: z.boolean(),
-  })
-  .strict();
+export const RelayCallSchema = z.strictObject({
+  target: TargetSchema,
+  controlId: z.string().check(z.minLength(1), z.maxLength(256)),
+  args: z.array(z.unknown()),
+  expectedRevisions: z.optional(RevisionsSchema),
+  requestId: z.optional(z.string().check(z.maxLength(128))),
+  /** The caller's operation id, or one the server generated (attachment-unique) when omitted. */
+  operationId: z.string().check(z.minLength(1), z.maxLength(128)),
+  /** True when the caller supplied the operation id (financial controls require it). */
+  callerOperationId: z.boolean(),
+});
 /** One call as the page receives it. */
 export type RelayCall = z.infer<typeof RelayCallSchema>;
 
 /** What the server asks of a session. */
 export const OperationSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('context'), target: TargetSchema }).strict(),
-  z.object({ kind: z.literal('listControls'), input: ListControlsInputSchema.omit({ sessionId: true }) }).strict(),
-  z.object({ kind: z.literal('call'), call: RelayCallSchema }).strict(),
-  z.object({ kind: z.literal('batch'), calls: z.array(RelayCallSchema), stopOnError: z.boolean() }).strict(),
-  z.object({ kind: z.literal('subscribe'), input: SubscribeInputSchema }).strict(),
-  z
-    .object({
-      kind: z.literal('snapshot'),
-      target: TargetSchema,
-      format: SnapshotFormatSchema,
-      maxWidth: z.number().int().positive().optional(),
-      maxHeight: z.number().int().positive().optional(),
-    })
-    .strict(),
+  z.strictObject({ kind: z.literal('context'), target: TargetSchema }),
+  z.strictObject({ kind: z.literal('listControls'), input: z.omit(ListControlsInputSchema, { sessionId: true }) }),
+  z.strictObject({ kind: z.literal('call'), call: RelayCallSchema }),
+  z.strictObject({ kind: z.literal('batch'), calls: z.array(RelayCallSchema), stopOnError: z.boolean() }),
+  z.strictObject({ kind: z.literal('subscribe'), input: SubscribeInputSchema }),
+  z.strictObject({
+    kind: z.literal('snapshot'),
+    target: TargetSchema,
+    format: SnapshotFormatSchema,
+    maxWidth: z.optional(z.int().check(z.positive())),
+    maxHeight: z.optional(z.int().check(z.positive())),
+  }),
 ]);
 /** What the server asks of a session. */
 export type Operation = z.infer<typeof OperationSchema>;
 
 /** The limits both sides of the relay enforce. */
-export const RelayLimitsSchema = z
-  .object({
-    batchCalls: z.number().int().positive(),
-    callArgs: z.number().int().positive(),
-    resultBytes: z.number().int().positive(),
-    snapshotPixels: z.number().int().positive(),
-    snapshotBytes: z.number().int().positive(),
-    subscriptionsPerSession: z.number().int().positive(),
-    bindingsPerSubscription: z.number().int().positive(),
-    bufferedEvents: z.number().int().positive(),
-    eventsPerPoll: z.number().int().positive(),
-    jsonDepth: z.number().int().positive(),
-    stringLength: z.number().int().positive(),
-  })
-  .strict();
+export const RelayLimitsSchema = z.strictObject({
+  batchCalls: z.int().check(z.positive()),
+  callArgs: z.int().check(z.positive()),
+  resultBytes: z.int().check(z.positive()),
+  snapshotPixels: z.int().check(z.positive()),
+  snapshotBytes: z.int().check(z.positive()),
+  subscriptionsPerSession: z.int().check(z.positive()),
+  bindingsPerSubscription: z.int().check(z.positive()),
+  bufferedEvents: z.int().check(z.positive()),
+  eventsPerPoll: z.int().check(z.positive()),
+  jsonDepth: z.int().check(z.positive()),
+  stringLength: z.int().check(z.positive()),
+});
 /** The limits both sides enforce. */
 export type RelayLimits = z.infer<typeof RelayLimitsSchema>;
 
 /** One request to a session. */
-export const RequestFrameSchema = z
-  .object({
-    t: z.literal('request'),
-    id: RequestIdSchema,
-    sessionId: IdSchema,
-    attachment: RequestAttachmentSchema,
-    adapter: AdapterMaximumSchema,
-    limits: RelayLimitsSchema,
-    deadlineMs: z.number().int().positive(),
-    op: OperationSchema,
-  })
-  .strict();
+export const RequestFrameSchema = z.strictObject({
+  t: z.literal('request'),
+  id: RequestIdSchema,
+  sessionId: IdSchema,
+  attachment: RequestAttachmentSchema,
+  adapter: AdapterMaximumSchema,
+  limits: RelayLimitsSchema,
+  deadlineMs: z.int().check(z.positive()),
+  op: OperationSchema,
+});
 /** One request to a session. */
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 
 /** The MCP client cancelled a request: a read is abandoned, a dispatched mutation runs on. */
-export const CancelFrameSchema = z.object({ t: z.literal('cancel'), id: RequestIdSchema }).strict();
+export const CancelFrameSchema = z.strictObject({ t: z.literal('cancel'), id: RequestIdSchema });
 
 /** The attachments using a session (for the page's status). */
-export const AttachmentsFrameSchema = z
-  .object({ t: z.literal('attachments'), sessionId: IdSchema, list: z.array(AttachmentSummarySchema) })
-  .strict();
+export const AttachmentsFrameSchema = z.strictObject({
+  t: z.literal('attachments'),
+  sessionId: IdSchema,
+  list: z.array(AttachmentSummarySchema),
+});
 
 /** An attachment ended: its subscriptions stop with `attachment-detached`. */
-export const AttachmentEndedFrameSchema = z
-  .object({ t: z.literal('attachment.ended'), attachmentId: IdSchema })
-  .strict();
+export const AttachmentEndedFrameSchema = z.strictObject({ t: z.literal('attachment.ended'), attachmentId: IdSchema });
 
 /** Any frame the server may send. */
 export const ServerFrameSchema = z.discriminatedUnion('t', [

@@ -1,7 +1,7 @@
 /**
  * Resources and the prompt (SPEC §3).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
 import { GrantSchema } from './policy.js';
 
@@ -33,44 +33,38 @@ export const OPERATOR_PROMPT = 'tradescript_operator';
 export const AttachmentTransportSchema = z.enum(['stdio', 'http']);
 
 /** One MCP client attached to the server. */
-export const AttachmentSummarySchema = z
-  .object({
-    attachmentId: z.string(),
-    clientName: z.string().max(128),
-    transport: AttachmentTransportSchema,
-    attachedAt: z.string(),
-  })
-  .strict();
+export const AttachmentSummarySchema = z.strictObject({
+  attachmentId: z.string(),
+  clientName: z.string().check(z.maxLength(128)),
+  transport: AttachmentTransportSchema,
+  attachedAt: z.string(),
+});
 /** One MCP client. */
 export type AttachmentSummary = z.infer<typeof AttachmentSummarySchema>;
 
 /** What a browser host tells the server about its session. */
-export const SessionInfoSchema = z
-  .object({
-    title: z.string().max(200),
-    url: z.string().max(2048).optional(),
-    environment: EnvironmentSchema.optional(),
-    grant: GrantSchema.optional(),
-  })
-  .strict();
+export const SessionInfoSchema = z.strictObject({
+  title: z.string().check(z.maxLength(200)),
+  url: z.optional(z.string().check(z.maxLength(2048))),
+  environment: z.optional(EnvironmentSchema),
+  grant: z.optional(GrantSchema),
+});
 /** What a browser host tells the server about its session. */
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
 /** One paired session, as `tradescript://sessions` lists it. */
-export const SessionSummarySchema = z
-  .object({
-    sessionId: z.string(),
-    title: z.string(),
-    origin: z.string(),
-    hostKind: z.enum(['page', 'extension']),
-    environment: EnvironmentSchema.nullable(),
-    grant: GrantSchema.nullable(),
-    connected: z.boolean(),
-    openedAt: z.string(),
-    contextUri: z.string(),
-    attachments: z.array(AttachmentSummarySchema),
-  })
-  .strict();
+export const SessionSummarySchema = z.strictObject({
+  sessionId: z.string(),
+  title: z.string(),
+  origin: z.string(),
+  hostKind: z.enum(['page', 'extension']),
+  environment: z.nullable(EnvironmentSchema),
+  grant: z.nullable(GrantSchema),
+  connected: z.boolean(),
+  openedAt: z.string(),
+  contextUri: z.string(),
+  attachments: z.array(AttachmentSummarySchema),
+});
 /** One paired session summary. */
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -78,8 +72,10 @@ export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 export const MAX_LISTED_SESSIONS = 64;
 
 /** The `tradescript://sessions` document. */
-export const SessionsDocumentSchema = z
-  .object({ sessions: z.array(SessionSummarySchema), total: z.number().int(), truncated: z.boolean() })
-  .strict();
+export const SessionsDocumentSchema = z.strictObject({
+  sessions: z.array(SessionSummarySchema),
+  total: z.int(),
+  truncated: z.boolean(),
+});
 /** The `tradescript://sessions` document. */
 export type SessionsDocument = z.infer<typeof SessionsDocumentSchema>;

@@ -2,17 +2,17 @@
  * Targets (SPEC §2): every context read, call, subscription and snapshot names one
  * explicit target. Nothing ever falls back to an "active" chart.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** An identifier chosen by the host: a chart id, widget id, channel id… */
-export const IdSchema = z.string().min(1).max(128);
+export const IdSchema = z.string().check(z.minLength(1), z.maxLength(128));
 
 /** The session itself. */
-export const SessionTargetSchema = z.object({ scope: z.literal('session') }).strict();
+export const SessionTargetSchema = z.strictObject({ scope: z.literal('session') });
 /** One chart. */
-export const ChartTargetSchema = z.object({ scope: z.literal('chart'), chartId: IdSchema }).strict();
+export const ChartTargetSchema = z.strictObject({ scope: z.literal('chart'), chartId: IdSchema });
 /** One widget (including a registered whole-terminal widget). */
-export const WidgetTargetSchema = z.object({ scope: z.literal('widget'), widgetId: IdSchema }).strict();
+export const WidgetTargetSchema = z.strictObject({ scope: z.literal('widget'), widgetId: IdSchema });
 
 /** `{scope:"session"}`, `{scope:"chart",chartId}` or `{scope:"widget",widgetId}`. */
 export const TargetSchema = z.discriminatedUnion('scope', [SessionTargetSchema, ChartTargetSchema, WidgetTargetSchema]);

@@ -22,7 +22,8 @@ describe('SPEC §1 the host SDK is browser code', () => {
         const spec = match[1] ?? '';
         const foreign =
           spec.startsWith('node:') || (spec.startsWith('.') && /\.\.\/(server|bridge|element)\//.test(spec));
-        const allowedPackage = spec === 'zod' || spec === 'idb' || spec.startsWith('.');
+        // zod/mini only: the classic namespace defeats tree-shaking and would double the bundle (SPEC §12).
+        const allowedPackage = spec === 'zod/mini' || spec === 'idb' || spec.startsWith('.');
         if (foreign || !allowedPackage) offenders.push(`${relative(root, file)}: ${spec}`);
       }
     }

@@ -3,22 +3,25 @@
  * family, permission, risk and revision domains. Descriptors and argument JSON
  * Schemas are derived from these declarations, never written by hand (SPEC §5).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AccessClass, ControlDescriptor, Risk, TargetScope } from '../protocol/index.js';
 
 /** One named positional argument. */
-export interface ArgSpec<S extends z.ZodType = z.ZodType> {
+export interface ArgSpec<S extends z.core.$ZodType = z.core.$ZodType> {
   readonly name: string;
   readonly schema: S;
 }
 
 /** Declares a named positional argument. An optional schema makes it optional. */
-export function arg<const N extends string, S extends z.ZodType>(name: N, schema: S): ArgSpec<S> {
+export function arg<const N extends string, S extends z.core.$ZodType>(name: N, schema: S): ArgSpec<S> {
   return { name, schema };
 }
 
 /** The declaration of one control. */
-export interface ControlSpec<A extends readonly ArgSpec[] = readonly ArgSpec[], R extends z.ZodType = z.ZodType> {
+export interface ControlSpec<
+  A extends readonly ArgSpec[] = readonly ArgSpec[],
+  R extends z.core.$ZodType = z.core.$ZodType,
+> {
   /** For a model: what it does, and what to call before or after it. */
   readonly description: string;
   /** Positional arguments, in order. */
@@ -39,7 +42,7 @@ export interface ControlSpec<A extends readonly ArgSpec[] = readonly ArgSpec[], 
 }
 
 /** Declares one control, keeping its argument and result types. */
-export function control<const A extends readonly ArgSpec[], R extends z.ZodType>(
+export function control<const A extends readonly ArgSpec[], R extends z.core.$ZodType>(
   spec: ControlSpec<A, R>,
 ): ControlSpec<A, R> {
   return spec;
@@ -93,7 +96,7 @@ export type ArgValues<A extends readonly ArgSpec[]> = {
 };
 
 /** The value types of a control's positional arguments. */
-export type ArgsOf<S extends ControlSpec> = S extends ControlSpec<infer A, z.ZodType> ? ArgValues<A> : never;
+export type ArgsOf<S extends ControlSpec> = S extends ControlSpec<infer A, z.core.$ZodType> ? ArgValues<A> : never;
 
 /** The value type of a control's result. */
 export type ResultOf<S extends ControlSpec> = z.input<S['result']>;
@@ -102,7 +105,7 @@ export type ResultOf<S extends ControlSpec> = z.input<S['result']>;
  * A portable JSON Schema for one zod schema (no `$schema` key): of what it
  * accepts (`input`, the default) or of what it produces (`output`).
  */
-export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+export function portableJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as Record<string, unknown>;
   delete json['$schema'];
   return json;
@@ -150,7 +153,7 @@ export function describeControl(controller: ControllerDeclaration, method: strin
   if (!spec) throw new Error(`${controller.name}.${method} is not declared.`);
   const args = spec.args.map((a) => {
     const schema = portableJsonSchema(a.schema);
-    return { name: a.name, required: !a.schema.safeParse(undefined).success, schema };
+    return { name: a.name, required: !z.safeParse(a.schema, undefined).success, schema };
   });
   const params = args.map((a) => `${a.name}${a.required ? '' : '?'}: ${typeText(a.schema)}`).join(', ');
   const result = typeText(portableJsonSchema(spec.result));

@@ -4,7 +4,7 @@
  * cannot fit keeps its identity and evidence with `result: null` and
  * `resultOmitted`; a read that cannot fit is `limit_exceeded`.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   checkJsonShape,
   jsonByteLength,
@@ -54,8 +54,8 @@ export function carriableResult(raw: unknown, limits: Pick<RelayLimits, 'jsonDep
 }
 
 /** Validates a result against its schema and bounds, then redacts its text. */
-export function prepareResult(schema: z.ZodType, raw: unknown, limits: RelayLimits): PreparedResult {
-  const parsed = schema.safeParse(raw);
+export function prepareResult(schema: z.core.$ZodType, raw: unknown, limits: RelayLimits): PreparedResult {
+  const parsed = z.safeParse(schema, raw);
   if (!parsed.success) return { ok: false, problem: 'schema' };
   const depth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
   const breach = checkJsonShape(parsed.data, { jsonDepth: depth, stringLength: limits.stringLength });

@@ -3,6 +3,7 @@
  * exists for it, the argument count is within limits and the signature, and
  * each argument passes its own schema. Diagnostics never echo what was sent.
  */
+import * as z from 'zod/mini';
 import {
   boundDiagnostics,
   diagnosticsFromZod,
@@ -56,7 +57,7 @@ function parseArgs(spec: ControlSpec, args: readonly unknown[]): { values: unkno
   const values: unknown[] = [];
   const issues: ValidationIssue[] = [];
   spec.args.forEach((argSpec, index) => {
-    const parsed = argSpec.schema.safeParse(args[index]);
+    const parsed = z.safeParse(argSpec.schema, args[index]);
     if (parsed.success) values.push(parsed.data);
     else issues.push(...diagnosticsFromZod(parsed.error, ['args', index]));
   });

@@ -87,7 +87,7 @@ export const FxTradeSchema = z
     quoteId: z.string(),
     accountId: z.string(),
     pair: z.string(),
-    rate: DecimalSchema.describe('The live rate the trade executed at.'),
+    rate: DecimalSchema.check(z.describe('The live rate the trade executed at.')),
     amount: DecimalSchema,
     finalAmount: DecimalSchema,
     confirmedAt: z.string(),

@@ -16,10 +16,10 @@ import {
 
 const previewShape = {
   previewId: z.string(),
-  referencePrice: DecimalSchema.describe('The touch the estimate used (ask for a buy, bid for a sell).'),
+  referencePrice: DecimalSchema.check(z.describe('The touch the estimate used (ask for a buy, bid for a sell).')),
   estimatedNotional: DecimalSchema,
   estimatedFee: DecimalSchema,
-  estimatedCost: DecimalSchema.describe('Notional plus fee for a buy; proceeds after fee for a sell (USDT).'),
+  estimatedCost: DecimalSchema.check(z.describe('Notional plus fee for a buy; proceeds after fee for a sell (USDT).')),
   warnings: z.array(z.string()),
   expiresAt: z.string(),
 };
@@ -113,8 +113,8 @@ export const DepthLevelSchema = z
   .object({
     price: DecimalSchema,
     side: z.enum(['bid', 'ask']),
-    size: DecimalSchema.describe('Simulated resting size at this level.'),
-    ownQuantity: DecimalSchema.describe("The quantity of the account holders' working orders at this level."),
+    size: DecimalSchema.check(z.describe('Simulated resting size at this level.')),
+    ownQuantity: DecimalSchema.check(z.describe("The quantity of the account holders' working orders at this level.")),
   })
   .strict();
 /** One price level. */
@@ -126,7 +126,7 @@ export const DepthSchema = z
     symbol: z.string(),
     bestBid: DecimalSchema,
     bestAsk: DecimalSchema,
-    levelStep: DecimalSchema.describe('Price distance between ladder levels.'),
+    levelStep: DecimalSchema.check(z.describe('Price distance between ladder levels.')),
     levels: z.array(DepthLevelSchema),
     asOf: z.string(),
   })

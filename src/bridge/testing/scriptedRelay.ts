@@ -110,7 +110,12 @@ export class ScriptedRelay {
   }
 
   private hello(peer: PeerRecord, frame: Extract<BrowserFrame, { t: 'hello' }>): void {
-    const welcome = { t: 'welcome' as const, hostId: 'host-1', heartbeatMs: this.heartbeatMs, serverVersion: '0.0.0-test' };
+    const welcome = {
+      t: 'welcome' as const,
+      hostId: 'host-1',
+      heartbeatMs: this.heartbeatMs,
+      serverVersion: '0.0.0-test',
+    };
     if (frame.auth.kind === 'pair') {
       if (!this.pairCodes.delete(frame.auth.code)) return peer.socket.close(4401);
       this.credential = { hostId: 'host-1', secret: `secret-${Math.random().toString(36).slice(2)}-0123456789` };
@@ -125,7 +130,12 @@ export class ScriptedRelay {
 }
 
 /** A request frame with the default limits, for tests. */
-export function requestFrame(id: string, sessionId: string, op: Operation, overrides: Partial<RequestFrame> = {}): RequestFrame {
+export function requestFrame(
+  id: string,
+  sessionId: string,
+  op: Operation,
+  overrides: Partial<RequestFrame> = {},
+): RequestFrame {
   const { callDeadlineMs, requestBytes: _requestBytes, ...limits } = DEFAULT_LIMITS;
   return {
     t: 'request',

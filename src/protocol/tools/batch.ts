@@ -1,29 +1,28 @@
 /**
  * `tradescript_batch` (SPEC §3): ordered, non-atomic, one outcome per input.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorObjectSchema } from '../errors.js';
 import { CallReceiptSchema } from '../receipt.js';
 import { ACT_ANNOTATIONS, CallShape, SessionIdSchema } from './common.js';
 
 /** One call of a batch (the session is the batch's). */
-export const BatchCallSchema = z.object(CallShape).strict();
+export const BatchCallSchema = z.strictObject(CallShape);
 /** One call of a batch. */
 export type BatchCall = z.infer<typeof BatchCallSchema>;
 
 /** Input. */
-export const BatchInputSchema = z
-  .object({
-    sessionId: SessionIdSchema,
-    calls: z.array(BatchCallSchema).min(1).describe('Ordered calls (at most 25).'),
-    stopOnError: z
-      .boolean()
-      .default(true)
-      .describe(
+export const BatchInputSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  calls: z.array(BatchCallSchema).check(z.minLength(1), z.describe('Ordered calls (at most 25).')),
+  stopOnError: z
+    ._default(z.boolean(), true)
+    .check(
+      z.describe(
         'Stop at the first failed call and mark the rest skipped (default true). Use false only when later calls are independently safe.',
       ),
-  })
-  .strict();
+    ),
+});
 /** Input (after defaults). */
 export type BatchInput = z.infer<typeof BatchInputSchema>;
 
@@ -34,17 +33,15 @@ export type SkipReason = z.infer<typeof SkipReasonSchema>;
 
 /** One outcome per input, in order. */
 export const BatchOutcomeSchema = z.discriminatedUnion('status', [
-  z
-    .object({ index: z.number().int().nonnegative(), status: z.literal('fulfilled'), receipt: CallReceiptSchema })
-    .strict(),
-  z.object({ index: z.number().int().nonnegative(), status: z.literal('rejected'), error: ErrorObjectSchema }).strict(),
-  z.object({ index: z.number().int().nonnegative(), status: z.literal('skipped'), reason: SkipReasonSchema }).strict(),
+  z.strictObject({ index: z.int().check(z.nonnegative()), status: z.literal('fulfilled'), receipt: CallReceiptSchema }),
+  z.strictObject({ index: z.int().check(z.nonnegative()), status: z.literal('rejected'), error: ErrorObjectSchema }),
+  z.strictObject({ index: z.int().check(z.nonnegative()), status: z.literal('skipped'), reason: SkipReasonSchema }),
 ]);
 /** One batch outcome. */
 export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
 
 /** Output data. */
-export const BatchDataSchema = z.object({ atomic: z.literal(false), outcomes: z.array(BatchOutcomeSchema) }).strict();
+export const BatchDataSchema = z.strictObject({ atomic: z.literal(false), outcomes: z.array(BatchOutcomeSchema) });
 /** Output data. */
 export type BatchData = z.infer<typeof BatchDataSchema>;
 

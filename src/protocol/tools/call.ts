@@ -1,12 +1,12 @@
 /**
  * `tradescript_call` (SPEC §3, §5).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CallReceiptSchema } from '../receipt.js';
 import { ACT_ANNOTATIONS, CallShape, SessionIdSchema } from './common.js';
 
 /** Input. */
-export const CallInputSchema = z.object({ sessionId: SessionIdSchema, ...CallShape }).strict();
+export const CallInputSchema = z.strictObject({ sessionId: SessionIdSchema, ...CallShape });
 /** Input (after defaults). */
 export type CallInput = z.infer<typeof CallInputSchema>;
 

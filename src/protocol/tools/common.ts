@@ -1,45 +1,47 @@
 /**
  * Fields shared by several tool inputs.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RevisionsSchema } from '../errors.js';
 import { TargetSchema } from '../target.js';
 
 /** An opaque session id from `tradescript://sessions` or context. */
 export const SessionIdSchema = z
   .string()
-  .min(1)
-  .max(128)
-  .describe('Session id from the tradescript://sessions resource.');
+  .check(z.minLength(1), z.maxLength(128), z.describe('Session id from the tradescript://sessions resource.'));
 
 /** A caller correlation id: echoed in `meta.requestId` and logs; no effect on identity. */
 export const RequestIdSchema = z
   .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/)
-  .describe('Your correlation id (letters, digits, . _ : -), echoed in meta.requestId. No effect on identity.');
+  .check(
+    z.minLength(1),
+    z.maxLength(128),
+    z.regex(/^[A-Za-z0-9._:-]+$/),
+    z.describe('Your correlation id (letters, digits, . _ : -), echoed in meta.requestId. No effect on identity.'),
+  );
 
 /** A caller-owned operation id. */
 export const OperationIdSchema = z
   .string()
-  .min(1)
-  .max(128)
-  .describe(
-    'Caller-owned operation id (1-128 characters). Required for financial controls; reuse it only to retry the identical call.',
+  .check(
+    z.minLength(1),
+    z.maxLength(128),
+    z.describe(
+      'Caller-owned operation id (1-128 characters). Required for financial controls; reuse it only to retry the identical call.',
+    ),
   );
 
 /** `context` of a call. */
-export const CallContextSchema = z
-  .object({
-    operationId: OperationIdSchema.optional(),
-    origin: z.literal('mcp').optional().describe('When given, must be "mcp".'),
-  })
-  .strict();
+export const CallContextSchema = z.strictObject({
+  operationId: z.optional(OperationIdSchema),
+  origin: z.optional(z.literal('mcp')).check(z.describe('When given, must be "mcp".')),
+});
 
 /** The explicit target of a request. */
-export const TargetFieldSchema = TargetSchema.describe(
-  'Explicit target: {"scope":"session"}, {"scope":"chart","chartId":…} or {"scope":"widget","widgetId":…} from availableTargets in context.',
+export const TargetFieldSchema = TargetSchema.check(
+  z.describe(
+    'Explicit target: {"scope":"session"}, {"scope":"chart","chartId":…} or {"scope":"widget","widgetId":…} from availableTargets in context.',
+  ),
 );
 
 /** One call, without its session (shared by `tradescript_call` and each batch entry). */
@@ -47,18 +49,23 @@ export const CallShape = {
   target: TargetFieldSchema,
   controlId: z
     .string()
-    .min(1)
-    .max(256)
-    .describe('Exact control id from tradescript_list_controls, e.g. "chart.setVisibleRange".'),
+    .check(
+      z.minLength(1),
+      z.maxLength(256),
+      z.describe('Exact control id from tradescript_list_controls, e.g. "chart.setVisibleRange".'),
+    ),
   args: z
-    .array(z.unknown())
-    .default([])
-    .describe('Positional arguments, matching the control descriptor args (at most 16).'),
-  expectedRevisions: RevisionsSchema.optional().describe(
-    'For mutations that declare revision domains: exactly those domains with the values last read from controllerRevisions.',
-  ),
-  requestId: RequestIdSchema.optional(),
-  context: CallContextSchema.optional(),
+    ._default(z.array(z.unknown()), [])
+    .check(z.describe('Positional arguments, matching the control descriptor args (at most 16).')),
+  expectedRevisions: z
+    .optional(RevisionsSchema)
+    .check(
+      z.describe(
+        'For mutations that declare revision domains: exactly those domains with the values last read from controllerRevisions.',
+      ),
+    ),
+  requestId: z.optional(RequestIdSchema),
+  context: z.optional(CallContextSchema),
 };
 
 /** MCP tool annotations. */

@@ -1,7 +1,7 @@
 /**
  * `tradescript_get_context` (SPEC §3).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ChannelDescriptorSchema } from '../descriptors.js';
 import { EnvironmentSchema } from '../envelope.js';
 import { RevisionsSchema } from '../errors.js';
@@ -10,48 +10,46 @@ import { TargetSchema } from '../target.js';
 import { READ_ANNOTATIONS, SessionIdSchema, TargetFieldSchema } from './common.js';
 
 /** Input. */
-export const GetContextInputSchema = z.object({ sessionId: SessionIdSchema, target: TargetFieldSchema }).strict();
+export const GetContextInputSchema = z.strictObject({ sessionId: SessionIdSchema, target: TargetFieldSchema });
 /** Input. */
 export type GetContextInput = z.infer<typeof GetContextInputSchema>;
 
 /** One mounted surface an agent may address. */
-export const AvailableTargetSchema = z
-  .object({
-    target: TargetSchema,
-    label: z.string(),
-    controllers: z.array(z.string()),
-    renderable: z.boolean(),
-  })
-  .strict();
+export const AvailableTargetSchema = z.strictObject({
+  target: TargetSchema,
+  label: z.string(),
+  controllers: z.array(z.string()),
+  renderable: z.boolean(),
+});
 /** One mounted surface. */
 export type AvailableTarget = z.infer<typeof AvailableTargetSchema>;
 
 /** Which access applies, layer by layer. */
-export const AccessSummarySchema = z
-  .object({
-    grant: AccessClassSchema.describe('What the person allows MCP attachments in this session.'),
-    adapterMaximum: AccessClassSchema.describe('What this server process allows (trade only with --enable-trading).'),
-    effective: AccessClassSchema.describe('The narrower of the two: what you may do.'),
-  })
-  .strict();
+export const AccessSummarySchema = z.strictObject({
+  grant: AccessClassSchema.check(z.describe('What the person allows MCP attachments in this session.')),
+  adapterMaximum: AccessClassSchema.check(
+    z.describe('What this server process allows (trade only with --enable-trading).'),
+  ),
+  effective: AccessClassSchema.check(z.describe('The narrower of the two: what you may do.')),
+});
 
 /** Output data. */
-export const ContextDataSchema = z
-  .object({
-    sessionId: z.string(),
-    target: TargetSchema,
-    label: z.string(),
-    state: z.record(z.string(), z.unknown()),
-    capabilities: z
-      .object({ controllers: z.array(z.string()), renderable: z.boolean(), channels: z.array(z.string()) })
-      .strict(),
-    availableTargets: z.array(AvailableTargetSchema),
-    controllerRevisions: z.record(z.string(), RevisionsSchema),
-    availableSubscriptions: z.array(ChannelDescriptorSchema),
-    environment: EnvironmentSchema,
-    access: AccessSummarySchema,
-  })
-  .strict();
+export const ContextDataSchema = z.strictObject({
+  sessionId: z.string(),
+  target: TargetSchema,
+  label: z.string(),
+  state: z.record(z.string(), z.unknown()),
+  capabilities: z.strictObject({
+    controllers: z.array(z.string()),
+    renderable: z.boolean(),
+    channels: z.array(z.string()),
+  }),
+  availableTargets: z.array(AvailableTargetSchema),
+  controllerRevisions: z.record(z.string(), RevisionsSchema),
+  availableSubscriptions: z.array(ChannelDescriptorSchema),
+  environment: EnvironmentSchema,
+  access: AccessSummarySchema,
+});
 /** Output data. */
 export type ContextData = z.infer<typeof ContextDataSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * `tradescript_list_controls` (SPEC §3, §5).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ControlDescriptorSchema, UnavailableControlSchema, UnclassifiedControlSchema } from '../descriptors.js';
 import { AccessClassSchema } from '../policy.js';
 import { TargetSchema } from '../target.js';
@@ -13,44 +13,44 @@ export const DEFAULT_UNAVAILABLE_LIMIT = 256;
 export const DEFAULT_CONTROLS_PAGE = 100;
 
 /** Input. */
-export const ListControlsInputSchema = z
-  .object({
-    sessionId: SessionIdSchema,
-    target: TargetFieldSchema,
-    controller: z.string().min(1).max(128).optional().describe('Only controls of this controller.'),
-    accessClass: AccessClassSchema.optional().describe('Only controls of this access class.'),
-    family: z.string().min(1).max(128).optional().describe('Only controls of this policy family.'),
-    permission: z.string().min(1).max(128).optional().describe('Only controls with this permission label.'),
-    mutation: z.boolean().optional().describe('Only mutations (true) or only reads (false).'),
-    cursor: z.string().min(1).max(256).optional().describe('nextCursor from the previous page.'),
-    limit: z.number().int().min(1).max(500).optional().describe('Controls per page (default 100).'),
-    unavailableLimit: z
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('Rows per ledger of unavailable and unclassified controls (1-1000, default 256).'),
-  })
-  .strict();
+export const ListControlsInputSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  target: TargetFieldSchema,
+  controller: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe('Only controls of this controller.')),
+  accessClass: z.optional(AccessClassSchema).check(z.describe('Only controls of this access class.')),
+  family: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe('Only controls of this policy family.')),
+  permission: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe('Only controls with this permission label.')),
+  mutation: z.optional(z.boolean()).check(z.describe('Only mutations (true) or only reads (false).')),
+  cursor: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(256)))
+    .check(z.describe('nextCursor from the previous page.')),
+  limit: z.optional(z.int().check(z.gte(1), z.lte(500))).check(z.describe('Controls per page (default 100).')),
+  unavailableLimit: z
+    .optional(z.int().check(z.gte(1), z.lte(1000)))
+    .check(z.describe('Rows per ledger of unavailable and unclassified controls (1-1000, default 256).')),
+});
 /** Input. */
 export type ListControlsInput = z.infer<typeof ListControlsInputSchema>;
 
 /** Output data. */
-export const ListControlsDataSchema = z
-  .object({
-    target: TargetSchema,
-    controls: z.array(ControlDescriptorSchema),
-    nextCursor: z.string().nullable(),
-    total: z.number().int().nonnegative(),
-    unavailableControls: z.array(UnavailableControlSchema),
-    unavailableTotal: z.number().int().nonnegative(),
-    unavailableTruncated: z.boolean(),
-    unclassifiedControls: z.array(UnclassifiedControlSchema),
-    unclassifiedTotal: z.number().int().nonnegative(),
-    unclassifiedTruncated: z.boolean(),
-  })
-  .strict();
+export const ListControlsDataSchema = z.strictObject({
+  target: TargetSchema,
+  controls: z.array(ControlDescriptorSchema),
+  nextCursor: z.nullable(z.string()),
+  total: z.int().check(z.nonnegative()),
+  unavailableControls: z.array(UnavailableControlSchema),
+  unavailableTotal: z.int().check(z.nonnegative()),
+  unavailableTruncated: z.boolean(),
+  unclassifiedControls: z.array(UnclassifiedControlSchema),
+  unclassifiedTotal: z.int().check(z.nonnegative()),
+  unclassifiedTruncated: z.boolean(),
+});
 /** Output data. */
 export type ListControlsData = z.infer<typeof ListControlsDataSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * `tradescript_snapshot` (SPEC §3, §8).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TargetSchema } from '../target.js';
 import { READ_ANNOTATIONS, SessionIdSchema, TargetFieldSchema } from './common.js';
 
@@ -11,30 +11,26 @@ export const SnapshotFormatSchema = z.enum(['png', 'jpeg', 'webp']);
 export type SnapshotFormat = z.infer<typeof SnapshotFormatSchema>;
 
 /** Input. */
-export const SnapshotInputSchema = z
-  .object({
-    sessionId: SessionIdSchema,
-    target: TargetFieldSchema.describe('A chart or widget target (a session target has no rendered root).'),
-    format: SnapshotFormatSchema.default('png').describe('png (default), jpeg or webp.'),
-    maxWidth: z.number().int().min(1).optional().describe('Downscale to at most this width in pixels.'),
-    maxHeight: z.number().int().min(1).optional().describe('Downscale to at most this height in pixels.'),
-  })
-  .strict();
+export const SnapshotInputSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  target: TargetFieldSchema.check(z.describe('A chart or widget target (a session target has no rendered root).')),
+  format: z._default(SnapshotFormatSchema, 'png').check(z.describe('png (default), jpeg or webp.')),
+  maxWidth: z.optional(z.int().check(z.gte(1))).check(z.describe('Downscale to at most this width in pixels.')),
+  maxHeight: z.optional(z.int().check(z.gte(1))).check(z.describe('Downscale to at most this height in pixels.')),
+});
 /** Input (after defaults). */
 export type SnapshotInput = z.infer<typeof SnapshotInputSchema>;
 
 /** Output data (the image itself is the second content item). */
-export const SnapshotDataSchema = z
-  .object({
-    mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
-    width: z.number().int().positive(),
-    height: z.number().int().positive(),
-    byteLength: z.number().int().positive(),
-    scaled: z.boolean(),
-    target: TargetSchema,
-    capturedAt: z.string(),
-  })
-  .strict();
+export const SnapshotDataSchema = z.strictObject({
+  mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+  width: z.int().check(z.positive()),
+  height: z.int().check(z.positive()),
+  byteLength: z.int().check(z.positive()),
+  scaled: z.boolean(),
+  target: TargetSchema,
+  capturedAt: z.string(),
+});
 /** Output data. */
 export type SnapshotData = z.infer<typeof SnapshotDataSchema>;
 

@@ -5,6 +5,7 @@
  * schema. Diagnostics point at `["bindings", i, "options", …]` and never echo
  * what was sent.
  */
+import * as z from 'zod/mini';
 import {
   diagnosticsFromZod,
   makeError,
@@ -69,7 +70,7 @@ export function checkOptions(
     const message = "This channel needs options; see optionsContract in the channel's descriptor.";
     return refuse(message, [{ path: [...at, 'options'], code: 'invalid_type', message }]);
   }
-  const parsed = channel.options.safeParse(request.options);
+  const parsed = z.safeParse(channel.options, request.options);
   if (parsed.success) return { ok: true, options: parsed.data };
   const message = "The binding options do not match the channel's optionsContract; fix the listed fields.";
   return refuse(message, diagnosticsFromZod(parsed.error, [...at, 'options']));

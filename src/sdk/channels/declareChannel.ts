@@ -4,12 +4,15 @@
  * it can be provided on. Descriptors and their JSON Schemas are derived from
  * the declaration (describeChannel.ts), never written by hand.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { canonicalJson, type TargetScope } from '../../protocol/index.js';
 import { describeChannel } from './describeChannel.js';
 
 /** A channel's declaration. */
-export interface ChannelDeclaration<O extends z.ZodType = z.ZodType, E extends z.ZodType = z.ZodType> {
+export interface ChannelDeclaration<
+  O extends z.core.$ZodType = z.core.$ZodType,
+  E extends z.core.$ZodType = z.core.$ZodType,
+> {
   /** Dotted camelCase words, e.g. `data.quotes`. */
   readonly channelId: string;
   /** For a model: what the events are and when to watch them. */
@@ -30,11 +33,11 @@ export interface ChannelDeclaration<O extends z.ZodType = z.ZodType, E extends z
 
 /** The options a channel's source receives. */
 export type ChannelOptionsOf<C extends ChannelDeclaration> =
-  C extends ChannelDeclaration<infer O, z.ZodType> ? z.output<O> : never;
+  C extends ChannelDeclaration<infer O, z.core.$ZodType> ? z.output<O> : never;
 
 /** The raw event a channel's source emits (validated and projected by the SDK). */
 export type ChannelEventOf<C extends ChannelDeclaration> =
-  C extends ChannelDeclaration<z.ZodType, infer E> ? z.input<E> : never;
+  C extends ChannelDeclaration<z.core.$ZodType, infer E> ? z.input<E> : never;
 
 /**
  * A host's source for one channel on one target. `subscribe` starts
@@ -59,9 +62,9 @@ function isJson(value: unknown): boolean {
   }
 }
 
-function checkExample(id: string, what: string, schema: z.ZodType, example: unknown): void {
+function checkExample(id: string, what: string, schema: z.core.$ZodType, example: unknown): void {
   if (!isJson(example)) throw new Error(`${id}: the ${what} example must be plain JSON.`);
-  if (!schema.safeParse(example).success) throw new Error(`${id}: the ${what} example does not match its schema.`);
+  if (!z.safeParse(schema, example).success) throw new Error(`${id}: the ${what} example does not match its schema.`);
 }
 
 /**
@@ -69,7 +72,7 @@ function checkExample(id: string, what: string, schema: z.ZodType, example: unkn
  * empty scope list, an example that is not plain JSON matching its own
  * schema, and a schema whose JSON Schema is too large to publish.
  */
-export function declareChannel<O extends z.ZodType, E extends z.ZodType>(
+export function declareChannel<O extends z.core.$ZodType, E extends z.core.$ZodType>(
   declaration: ChannelDeclaration<O, E>,
 ): ChannelDeclaration<O, E> {
   const id = declaration.channelId;

@@ -5,7 +5,7 @@
  * becomes a drop marker: the bridge still gives it a sequence number, so every
  * drop is a visible gap.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_LIMITS, KB, checkJsonShape, utf8Length, type RelayLimits } from '../../protocol/index.js';
 import { redactJson } from '../redact.js';
 
@@ -53,14 +53,14 @@ export type Projector = (raw: unknown, bounds: EventBounds) => Projection;
  * default {@link redactJson}), then cap the size of what would travel.
  */
 export function projectWithSchema(
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   raw: unknown,
   bounds: EventBounds,
   redact: (value: unknown) => unknown = redactJson,
 ): Projection {
   let parsed: unknown;
   try {
-    const result = schema.safeParse(raw);
+    const result = z.safeParse(schema, raw);
     if (!result.success) return DROP_INVALID;
     parsed = result.data;
   } catch {

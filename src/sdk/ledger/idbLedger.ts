@@ -12,7 +12,7 @@
  * evicted (they are simply not in the eviction index).
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   LedgerEntrySchema,
   entryForRest,
@@ -34,7 +34,7 @@ const SCHEMA_VERSION = 1;
 const STORE = 'entries';
 
 /** One stored row. `settledAt` is present only while the entry may be evicted, so only those rows are indexed. */
-const LedgerRowSchema = z.object({ entry: LedgerEntrySchema, settledAt: z.number().optional() }).strict();
+const LedgerRowSchema = z.strictObject({ entry: LedgerEntrySchema, settledAt: z.optional(z.number()) });
 type LedgerRow = z.infer<typeof LedgerRowSchema>;
 
 /** The database schema, declared once: one store keyed by [sessionId, namespace, operationId]. */
@@ -121,7 +121,7 @@ export class IdbLedger implements OperationLedger {
     const db = await this.open();
     const raw: unknown = await db.get(STORE, idbKey(key));
     if (raw === undefined) return undefined;
-    const row = LedgerRowSchema.safeParse(raw);
+    const row = z.safeParse(LedgerRowSchema, raw);
     if (!row.success || !sameKey(row.data.entry, key)) {
       throw new LedgerReadError('A stored ledger entry could not be read back faithfully.');
     }

@@ -5,7 +5,7 @@
  * keep it across reloads and validate it on the way back in with
  * {@link LedgerEntrySchema}.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   CallReceiptSchema,
   ErrorObjectSchema,
@@ -27,33 +27,31 @@ export type LedgerState = z.infer<typeof LedgerStateSchema>;
 
 /** The recorded outcome of an operation. */
 export const LedgerOutcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), receipt: CallReceiptSchema }).strict(),
-  z.object({ ok: z.literal(false), error: ErrorObjectSchema }).strict(),
+  z.strictObject({ ok: z.literal(true), receipt: CallReceiptSchema }),
+  z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema }),
 ]);
 /** The recorded outcome of an operation. */
 export type LedgerOutcome = z.infer<typeof LedgerOutcomeSchema>;
 
 /** One operation of one attachment namespace in one session. */
-export const LedgerEntrySchema = z
-  .object({
-    /** The session (terminal tab) the call came through; two tabs of one origin share nothing. */
-    sessionId: z.string(),
-    namespace: z.string(),
-    operationId: z.string(),
-    /** Canonical JSON of controlId, target, args and expectedRevisions as submitted. */
-    fingerprint: z.string(),
-    state: LedgerStateSchema,
-    /** How many times it was dispatched (a refusal allows another attempt). */
-    attempts: z.number().int().nonnegative(),
-    controlId: z.string(),
-    target: TargetSchema,
-    mutation: z.boolean(),
-    revisionsBefore: RevisionsSchema,
-    dispatchedAt: z.string(),
-    updatedAt: z.string(),
-    outcome: LedgerOutcomeSchema.nullable(),
-  })
-  .strict();
+export const LedgerEntrySchema = z.strictObject({
+  /** The session (terminal tab) the call came through; two tabs of one origin share nothing. */
+  sessionId: z.string(),
+  namespace: z.string(),
+  operationId: z.string(),
+  /** Canonical JSON of controlId, target, args and expectedRevisions as submitted. */
+  fingerprint: z.string(),
+  state: LedgerStateSchema,
+  /** How many times it was dispatched (a refusal allows another attempt). */
+  attempts: z.int().check(z.nonnegative()),
+  controlId: z.string(),
+  target: TargetSchema,
+  mutation: z.boolean(),
+  revisionsBefore: RevisionsSchema,
+  dispatchedAt: z.string(),
+  updatedAt: z.string(),
+  outcome: z.nullable(LedgerOutcomeSchema),
+});
 /** One operation of one attachment namespace in one session. */
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 

@@ -52,7 +52,7 @@ export interface AdminContext {
   urls: () => ServerUrls;
 }
 
-const PairBodySchema = z.object({ grant: GrantSchema.optional() }).strict();
+const PairBodySchema = z.object({ grant: z.optional(GrantSchema) }).strict();
 const RevokeBodySchema = z.union([
   z.object({ sessionId: z.string().min(1).max(128) }).strict(),
   z.object({ hostId: z.string().min(1).max(128) }).strict(),

@@ -53,5 +53,6 @@ export function readHubFile(home: string): HubFile | null {
 export function removeHubFile(home: string, adminToken?: string): void {
   const file = readHubFile(home);
   if (!file) return;
-  if (adminToken !== undefined ? file.adminToken === adminToken : file.pid === process.pid) removeFile(hubFilePath(home));
+  if (adminToken !== undefined ? file.adminToken === adminToken : file.pid === process.pid)
+    removeFile(hubFilePath(home));
 }

@@ -2,7 +2,7 @@
  * Parsing front link frames (SPEC §9): size first, then JSON, then the schema.
  * A failure yields a reason code only, never the frame's content.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   FrontLinkFrameSchema,
   HubLinkFrameSchema,
@@ -20,7 +20,7 @@ export const MAX_LINK_FRAME_BYTES = MAX_FRAME_BYTES + 64 * 1024;
 /** A parsed frame, or why it was refused. */
 export type ParsedLinkFrame<F> = { ok: true; frame: F } | { ok: false; reason: FrameRefusal };
 
-function parse<S extends z.ZodType>(schema: S, text: string, maxBytes: number): ParsedLinkFrame<z.infer<S>> {
+function parse<S extends z.core.$ZodType>(schema: S, text: string, maxBytes: number): ParsedLinkFrame<z.infer<S>> {
   // A UTF-16 length over the limit is over it in bytes too; the exact count is needed only near it.
   if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
     return { ok: false, reason: 'too-large' };
@@ -31,7 +31,7 @@ function parse<S extends z.ZodType>(schema: S, text: string, maxBytes: number): 
   } catch {
     return { ok: false, reason: 'not-json' };
   }
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, reason: 'schema' };
 }
 

@@ -39,7 +39,7 @@ export function isToolAllowed(allowlist: readonly ToolName[] | null, name: ToolN
 }
 
 /** A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on top. */
-function objectJsonSchema(schema: z.ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
+function objectJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   if (json['type'] !== 'object') {
     throw new Error(`The ${io} schema of ${toolName} is not an object schema; fix it in src/protocol/tools.`);
@@ -59,7 +59,7 @@ export function publishTool(tool: ToolDefinition): Tool {
 }
 
 function deriveTool(tool: ToolDefinition): Tool {
-  const input: z.ZodType = 'published' in tool ? tool.published : tool.input;
+  const input: z.core.$ZodType = 'published' in tool ? tool.published : tool.input;
   return {
     name: tool.name,
     title: tool.title,
