@@ -2,7 +2,7 @@
  * One subscription in the bridge worker (SPEC §7): who owns it, its bindings,
  * its ring, and how it reads as a poll, a summary or a tombstone.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type {
   StopReason,
   SubscriptionPoll,
