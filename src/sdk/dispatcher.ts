@@ -88,6 +88,9 @@ export class Dispatcher {
   }
 
   private async recorded(r: ResolvedCall, fingerprint: string, env: CallEnv): Promise<CallOutcome> {
+    // The server generated this id for this call alone (attachment-unique): nothing can be
+    // recorded under it yet, so the IndexedDB read would only cost every read its round trip.
+    if (!r.call.callerOperationId) return this.fresh(r, fingerprint, env, 0);
     let entry: LedgerEntry | undefined;
     try {
       const key = { sessionId: env.sessionId, namespace: env.attachment.namespace, operationId: r.call.operationId };
