@@ -139,7 +139,7 @@ function checkContract(descriptor: ChannelDescriptor): void {
     expect(z.fromJSONSchema(contract.schema as never).safeParse(contract.example).success, descriptor.channelId).toBe(
       true,
     );
-    expect(schema.safeParse(contract.example).success, descriptor.channelId).toBe(true);
+    expect(z.safeParse(schema, contract.example).success, descriptor.channelId).toBe(true);
   }
 }
 

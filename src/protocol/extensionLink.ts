@@ -5,7 +5,7 @@
  * (a private MessagePort, then a `chrome.runtime` Port), and the popup's
  * messages to the service worker. Every hop parses these; nothing is cast.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema } from './errors.js';
 import { AdapterMaximumSchema, GrantSchema } from './policy.js';
@@ -18,12 +18,11 @@ export const EXTENSION_LINK_VERSION = 1;
 /** Tag of every `window` message of the handshake, so unrelated page messages are told apart at once. */
 export const EXTENSION_LINK_TAG = 'tradescript.extensionLink';
 
-const LinkIdSchema = z.string().min(1).max(64);
+const LinkIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 /** A site origin as the extension grants it: `http(s)://host[:port]`, no path. */
 export const SiteOriginSchema = z
   .string()
-  .max(256)
-  .refine(isSiteOrigin, { message: 'not a normalized http(s) origin' });
+  .check(z.maxLength(256), z.refine(isSiteOrigin, { message: 'not a normalized http(s) origin' }));
 
 /** True for an origin exactly as `new URL(…).origin` spells it, http or https. */
 export function isSiteOrigin(value: string): boolean {
@@ -38,7 +37,7 @@ export function isSiteOrigin(value: string): boolean {
 // ---------------------------------------------------------------- window handshake
 
 const handshake = <T extends string>(t: T) =>
-  z.object({ tag: z.literal(EXTENSION_LINK_TAG), v: z.literal(EXTENSION_LINK_VERSION), t: z.literal(t) }).strict();
+  z.strictObject({ tag: z.literal(EXTENSION_LINK_TAG), v: z.literal(EXTENSION_LINK_VERSION), t: z.literal(t) });
 
 /** Page → content script: "I expose a host; hand me the port". Posted again after each `ready`. */
 export const PageHelloSchema = handshake('hello');
@@ -58,216 +57,204 @@ export type HandshakeMessage = z.infer<typeof HandshakeMessageSchema>;
 // ---------------------------------------------------------------- link: extension → page
 
 /** What the service worker asks the page's host SDK to run (context, list, call, batch). */
-export const LinkRequestSchema = z
-  .object({
-    id: LinkIdSchema,
-    sessionId: IdSchema,
-    attachment: RequestAttachmentSchema,
-    adapter: AdapterMaximumSchema,
-    limits: RelayLimitsSchema,
-    deadlineMs: z.number().int().positive(),
-    op: OperationSchema.refine((op) => op.kind !== 'subscribe' && op.kind !== 'snapshot', {
+export const LinkRequestSchema = z.strictObject({
+  id: LinkIdSchema,
+  sessionId: IdSchema,
+  attachment: RequestAttachmentSchema,
+  adapter: AdapterMaximumSchema,
+  limits: RelayLimitsSchema,
+  deadlineMs: z.int().check(z.positive()),
+  op: OperationSchema.check(
+    z.refine((op) => op.kind !== 'subscribe' && op.kind !== 'snapshot', {
       message: 'subscriptions and snapshots are served by the extension, not the page',
     }),
-  })
-  .strict();
+  ),
+});
 
 /** One binding the service worker starts on the page (SPEC §7). */
-export const LinkBindingRequestSchema = z
-  .object({
-    sessionId: IdSchema,
-    subscriptionId: IdSchema,
-    bindingId: IdSchema,
-    channelId: IdSchema,
-    target: TargetSchema,
-    options: z.unknown(),
-    attachment: RequestAttachmentSchema,
-    bindingIndex: z.number().int().nonnegative().optional(),
-    limits: RelayLimitsSchema.pick({ jsonDepth: true, stringLength: true }).optional(),
-  })
-  .strict();
+export const LinkBindingRequestSchema = z.strictObject({
+  sessionId: IdSchema,
+  subscriptionId: IdSchema,
+  bindingId: IdSchema,
+  channelId: IdSchema,
+  target: TargetSchema,
+  options: z.unknown(),
+  attachment: RequestAttachmentSchema,
+  bindingIndex: z.optional(z.int().check(z.nonnegative())),
+  limits: z.optional(z.pick(RelayLimitsSchema, { jsonDepth: true, stringLength: true })),
+});
 
 /** How the bridge stands, as the page may show it (never the credential or the relay address). */
-export const LinkStatusSchema = z
-  .object({
-    state: z.enum(['disconnected', 'connecting', 'pairing', 'paired', 'unpaired']),
-    sessionId: IdSchema.nullable(),
-    attachments: z.array(AttachmentSummarySchema).max(64),
-    message: z.string().max(512).nullable(),
-  })
-  .strict();
+export const LinkStatusSchema = z.strictObject({
+  state: z.enum(['disconnected', 'connecting', 'pairing', 'paired', 'unpaired']),
+  sessionId: z.nullable(IdSchema),
+  attachments: z.array(AttachmentSummarySchema).check(z.maxLength(64)),
+  message: z.nullable(z.string().check(z.maxLength(512))),
+});
 /** How the bridge stands, as the page may show it. */
 export type LinkStatus = z.infer<typeof LinkStatusSchema>;
 
 /** Extension → page. `reset` comes from the content script: the service worker restarted, begin again. */
 export const ExtensionMessageSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('request'), request: LinkRequestSchema }).strict(),
-  z.object({ t: z.literal('cancel'), id: LinkIdSchema }).strict(),
-  z
-    .object({
-      t: z.literal('startBinding'),
-      id: LinkIdSchema,
-      handle: z.number().int().positive(),
-      request: LinkBindingRequestSchema,
-    })
-    .strict(),
-  z.object({ t: z.literal('stopBinding'), subscriptionId: IdSchema, bindingId: IdSchema }).strict(),
-  z
-    .object({ t: z.literal('capture'), id: LinkIdSchema, target: TargetSchema, maxPixels: z.number().int().positive() })
-    .strict(),
-  z.object({ t: z.literal('locate'), id: LinkIdSchema, target: TargetSchema }).strict(),
-  z.object({ t: z.literal('grant'), grant: GrantSchema }).strict(),
-  z.object({ t: z.literal('status'), status: LinkStatusSchema }).strict(),
-  z.object({ t: z.literal('reset') }).strict(),
+  z.strictObject({ t: z.literal('request'), request: LinkRequestSchema }),
+  z.strictObject({ t: z.literal('cancel'), id: LinkIdSchema }),
+  z.strictObject({
+    t: z.literal('startBinding'),
+    id: LinkIdSchema,
+    handle: z.int().check(z.positive()),
+    request: LinkBindingRequestSchema,
+  }),
+  z.strictObject({ t: z.literal('stopBinding'), subscriptionId: IdSchema, bindingId: IdSchema }),
+  z.strictObject({
+    t: z.literal('capture'),
+    id: LinkIdSchema,
+    target: TargetSchema,
+    maxPixels: z.int().check(z.positive()),
+  }),
+  z.strictObject({ t: z.literal('locate'), id: LinkIdSchema, target: TargetSchema }),
+  z.strictObject({ t: z.literal('grant'), grant: GrantSchema }),
+  z.strictObject({ t: z.literal('status'), status: LinkStatusSchema }),
+  z.strictObject({ t: z.literal('reset') }),
 ]);
 /** Extension → page. */
 export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
 
 // ---------------------------------------------------------------- link: page → extension
 
-const OutcomeErrorSchema = z.object({ ok: z.literal(false), error: ErrorObjectSchema }).strict();
+const OutcomeErrorSchema = z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema });
 
 /** What the host SDK answered. */
 export const LinkOutcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.unknown() }).strict(),
+  z.strictObject({ ok: z.literal(true), data: z.unknown() }),
   OutcomeErrorSchema,
 ]);
 
 /** A capture as it crosses JSON-only `chrome.runtime` messaging: a lossless PNG. */
 export const LinkCaptureSchema = z.discriminatedUnion('ok', [
-  z
-    .object({
-      ok: z.literal(true),
-      /** Base64 PNG of the (possibly pre-scaled) bitmap; 12 MB of pixels stays far below this bound. */
-      png: z.string().max(48 * 1024 * 1024),
-      /** The target's full-resolution size. */
-      width: z.number().int().positive(),
-      height: z.number().int().positive(),
-    })
-    .strict(),
+  z.strictObject({
+    ok: z.literal(true),
+    /** Base64 PNG of the (possibly pre-scaled) bitmap; 12 MB of pixels stays far below this bound. */
+    png: z.string().check(z.maxLength(48 * 1024 * 1024)),
+    /** The target's full-resolution size. */
+    width: z.int().check(z.positive()),
+    height: z.int().check(z.positive()),
+  }),
   OutcomeErrorSchema,
 ]);
 
-const RectSchema = z
-  .object({ x: z.number(), y: z.number(), width: z.number().nonnegative(), height: z.number().nonnegative() })
-  .strict();
+const RectSchema = z.strictObject({
+  x: z.number(),
+  y: z.number(),
+  width: z.number().check(z.nonnegative()),
+  height: z.number().check(z.nonnegative()),
+});
 
 /** Where a target shows in the viewport, for the visible-tab capture (SPEC §8 "In the extension"). */
-export const LinkViewSchema = z
-  .object({
-    rect: RectSchema,
-    viewport: z.object({ width: z.number().positive(), height: z.number().positive() }).strict(),
-    devicePixelRatio: z.number().positive(),
-    visible: z.boolean(),
-  })
-  .strict();
+export const LinkViewSchema = z.strictObject({
+  rect: RectSchema,
+  viewport: z.strictObject({ width: z.number().check(z.positive()), height: z.number().check(z.positive()) }),
+  devicePixelRatio: z.number().check(z.positive()),
+  visible: z.boolean(),
+});
 /** Where a target shows in the viewport. */
 export type LinkView = z.infer<typeof LinkViewSchema>;
 
 /** Page → extension. */
 export const PageMessageSchema = z.discriminatedUnion('t', [
   /** The page's session, sent on link and after every `reset`. */
-  z.object({ t: z.literal('attach'), info: SessionInfoSchema, catalog: CatalogSchema }).strict(),
-  z.object({ t: z.literal('update'), info: SessionInfoSchema, catalog: CatalogSchema }).strict(),
-  z.object({ t: z.literal('result'), id: LinkIdSchema, outcome: LinkOutcomeSchema }).strict(),
-  z
-    .object({
-      t: z.literal('progress'),
-      id: LinkIdSchema,
-      progress: z.number().nonnegative(),
-      total: z.number().nonnegative().optional(),
-    })
-    .strict(),
-  z
-    .object({
-      t: z.literal('bindingStarted'),
-      id: LinkIdSchema,
-      outcome: z.union([z.object({ ok: z.literal(true) }).strict(), OutcomeErrorSchema]),
-    })
-    .strict(),
-  z.object({ t: z.literal('captured'), id: LinkIdSchema, outcome: LinkCaptureSchema }).strict(),
-  z.object({ t: z.literal('located'), id: LinkIdSchema, view: LinkViewSchema.nullable() }).strict(),
+  z.strictObject({ t: z.literal('attach'), info: SessionInfoSchema, catalog: CatalogSchema }),
+  z.strictObject({ t: z.literal('update'), info: SessionInfoSchema, catalog: CatalogSchema }),
+  z.strictObject({ t: z.literal('result'), id: LinkIdSchema, outcome: LinkOutcomeSchema }),
+  z.strictObject({
+    t: z.literal('progress'),
+    id: LinkIdSchema,
+    progress: z.number().check(z.nonnegative()),
+    total: z.optional(z.number().check(z.nonnegative())),
+  }),
+  z.strictObject({
+    t: z.literal('bindingStarted'),
+    id: LinkIdSchema,
+    outcome: z.union([z.strictObject({ ok: z.literal(true) }), OutcomeErrorSchema]),
+  }),
+  z.strictObject({ t: z.literal('captured'), id: LinkIdSchema, outcome: LinkCaptureSchema }),
+  z.strictObject({ t: z.literal('located'), id: LinkIdSchema, view: z.nullable(LinkViewSchema) }),
   /** Binding events in a batch (see the bridge's eventBatch.ts): a negative handle is a dropped event. */
-  z
-    .object({ t: z.literal('events'), h: z.array(z.number().int()).max(4096), p: z.array(z.unknown()).max(4096) })
-    .strict(),
-  z.object({ t: z.literal('targetUnregistered'), target: TargetSchema }).strict(),
+  z.strictObject({
+    t: z.literal('events'),
+    h: z.array(z.int()).check(z.maxLength(4096)),
+    p: z.array(z.unknown()).check(z.maxLength(4096)),
+  }),
+  z.strictObject({ t: z.literal('targetUnregistered'), target: TargetSchema }),
 ]);
 /** Page → extension. */
 export type PageMessage = z.infer<typeof PageMessageSchema>;
 
 /** Service worker → content script, once, when it accepts a tab's Port (the site is granted). */
-export const TabAcceptedSchema = z.object({ t: z.literal('accepted') }).strict();
+export const TabAcceptedSchema = z.strictObject({ t: z.literal('accepted') });
 
 // ---------------------------------------------------------------- popup ↔ service worker
 
 /** One recent call on a site: no argument values, ever. */
-export const ActivityItemSchema = z
-  .object({
-    at: z.string().max(40),
-    controlId: z.string().max(256),
-    outcome: z.string().max(64),
-    durationMs: z.number().nonnegative(),
-  })
-  .strict();
+export const ActivityItemSchema = z.strictObject({
+  at: z.string().check(z.maxLength(40)),
+  controlId: z.string().check(z.maxLength(256)),
+  outcome: z.string().check(z.maxLength(64)),
+  durationMs: z.number().check(z.nonnegative()),
+});
 /** One recent call on a site. */
 export type ActivityItem = z.infer<typeof ActivityItemSchema>;
 
 /** A site the person allowed, with its grant. */
-export const SiteGrantSchema = z
-  .object({ origin: SiteOriginSchema, grant: GrantSchema, addedAt: z.string().max(40) })
-  .strict();
+export const SiteGrantSchema = z.strictObject({
+  origin: SiteOriginSchema,
+  grant: GrantSchema,
+  addedAt: z.string().check(z.maxLength(40)),
+});
 /** A site the person allowed. */
 export type SiteGrant = z.infer<typeof SiteGrantSchema>;
 
 /** One attached tab's session. */
-export const TabSessionViewSchema = z
-  .object({
-    tabId: z.number().int(),
-    origin: SiteOriginSchema,
-    title: z.string().max(200),
-    sessionId: IdSchema.nullable(),
-    open: z.boolean(),
-    attachments: z.array(AttachmentSummarySchema).max(64),
-    environment: EnvironmentSchema.nullable(),
-  })
-  .strict();
+export const TabSessionViewSchema = z.strictObject({
+  tabId: z.int(),
+  origin: SiteOriginSchema,
+  title: z.string().check(z.maxLength(200)),
+  sessionId: z.nullable(IdSchema),
+  open: z.boolean(),
+  attachments: z.array(AttachmentSummarySchema).check(z.maxLength(64)),
+  environment: z.nullable(EnvironmentSchema),
+});
 /** One attached tab's session. */
 export type TabSessionView = z.infer<typeof TabSessionViewSchema>;
 
 /** Everything the popup shows. */
-export const PopupStateSchema = z
-  .object({
-    relay: z
-      .object({
-        state: LinkStatusSchema.shape.state,
-        message: z.string().max(512).nullable(),
-        url: z.string().max(2048),
-        paired: z.boolean(),
-      })
-      .strict(),
-    /** The grant new sites start with (a pairing link may propose one). */
-    defaultGrant: GrantSchema,
-    sites: z.array(SiteGrantSchema).max(256),
-    sessions: z.array(TabSessionViewSchema).max(256),
-    activity: z.record(SiteOriginSchema, z.array(ActivityItemSchema).max(64)),
-    notice: z.string().max(512).nullable(),
-  })
-  .strict();
+export const PopupStateSchema = z.strictObject({
+  relay: z.strictObject({
+    state: LinkStatusSchema.shape.state,
+    message: z.nullable(z.string().check(z.maxLength(512))),
+    url: z.string().check(z.maxLength(2048)),
+    paired: z.boolean(),
+  }),
+  /** The grant new sites start with (a pairing link may propose one). */
+  defaultGrant: GrantSchema,
+  sites: z.array(SiteGrantSchema).check(z.maxLength(256)),
+  sessions: z.array(TabSessionViewSchema).check(z.maxLength(256)),
+  activity: z.record(SiteOriginSchema, z.array(ActivityItemSchema).check(z.maxLength(64))),
+  notice: z.nullable(z.string().check(z.maxLength(512))),
+});
 /** Everything the popup shows. */
 export type PopupState = z.infer<typeof PopupStateSchema>;
 
 /** Popup → service worker. */
 export const PopupCommandSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('pair'), code: z.string().min(1).max(64) }).strict(),
-  z.object({ t: z.literal('setRelayUrl'), url: z.string().min(1).max(2048) }).strict(),
-  z.object({ t: z.literal('allowSite'), origin: SiteOriginSchema, grant: GrantSchema }).strict(),
-  z.object({ t: z.literal('setGrant'), origin: SiteOriginSchema, grant: GrantSchema }).strict(),
-  z.object({ t: z.literal('revokeSite'), origin: SiteOriginSchema }).strict(),
-  z.object({ t: z.literal('detach'), sessionId: IdSchema }).strict(),
+  z.strictObject({ t: z.literal('pair'), code: z.string().check(z.minLength(1), z.maxLength(64)) }),
+  z.strictObject({ t: z.literal('setRelayUrl'), url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+  z.strictObject({ t: z.literal('allowSite'), origin: SiteOriginSchema, grant: GrantSchema }),
+  z.strictObject({ t: z.literal('setGrant'), origin: SiteOriginSchema, grant: GrantSchema }),
+  z.strictObject({ t: z.literal('revokeSite'), origin: SiteOriginSchema }),
+  z.strictObject({ t: z.literal('detach'), sessionId: IdSchema }),
 ]);
 /** Popup → service worker. */
 export type PopupCommand = z.infer<typeof PopupCommandSchema>;
 
 /** Service worker → popup. */
-export const PopupUpdateSchema = z.object({ t: z.literal('state'), state: PopupStateSchema }).strict();
+export const PopupUpdateSchema = z.strictObject({ t: z.literal('state'), state: PopupStateSchema });
