@@ -65,10 +65,17 @@ function rssMb(pid: number): number {
 
 /** The running server's hub counters, from `tradescript-mcp status --json` against its home. */
 function hubStatus(): { requestsInFlight: number; attachments: number; connectedSessions: number } {
-  const out = execFileSync(process.execPath, [serverBin, 'status', '--json'], {
-    env: { ...process.env, TRADESCRIPT_MCP_HOME: server.home },
-    encoding: 'utf8',
-  });
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [serverBin, 'status', '--json'], {
+      env: { ...process.env, TRADESCRIPT_MCP_HOME: server.home },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+    throw new Error(`tradescript-mcp status failed: ${stderr.slice(0, 500) || String(error)}`);
+  }
   return (JSON.parse(out) as { hub: { requestsInFlight: number; attachments: number; connectedSessions: number } }).hub;
 }
 
