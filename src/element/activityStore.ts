@@ -16,6 +16,14 @@ export const ACTIVITY_DB_NAME = 'tradescript-element';
 /** Rows kept in the origin's store; the oldest go first. */
 export const ACTIVITY_CAPACITY = 200;
 
+/**
+ * Writes wait this long so they leave the page after the call's answer and share
+ * one transaction: a write per call competed with the operation ledger's own.
+ */
+const FLUSH_DELAY_MS = 250;
+/** The store is trimmed back to capacity once this many rows were added since the last trim. */
+const TRIM_SLACK = 50;
+
 const SCHEMA_VERSION = 1;
 const STORE = 'activity';
 
@@ -55,6 +63,9 @@ export class ActivityStore {
   private queue: Promise<unknown> = Promise.resolve();
   private pending: ActivityRow[] = [];
   private flushing: Promise<void> | null = null;
+  private addedSinceTrim = TRIM_SLACK;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private release: (() => void) | null = null;
 
   constructor(
     private readonly tabId: string,
@@ -75,16 +86,32 @@ export class ActivityStore {
   }
 
   /**
-   * Keeps one entry, then drops the origin's oldest rows beyond the capacity.
-   * Entries arriving while a write is queued share its transaction.
+   * Keeps one entry. Entries arriving within {@link FLUSH_DELAY_MS} share one
+   * transaction; the origin's oldest rows beyond the capacity are dropped every
+   * {@link TRIM_SLACK} rows (reads show the newest {@link ACTIVITY_CAPACITY}).
+   * A page being hidden writes at once.
    */
   add(entry: ActivityEntry): Promise<void> {
     const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
     if (!parsed.success) return Promise.resolve();
     this.pending.push(parsed.data);
-    this.flushing ??= this.enqueue(() => this.flush(), undefined);
+    this.flushing ??= new Promise<void>((resolve) => {
+      this.release = resolve;
+      this.timer = setTimeout(() => this.flushNow(), FLUSH_DELAY_MS);
+      addEventListener('pagehide', this.flushNow, { once: true });
+    });
     return this.flushing;
   }
+
+  /** Writes what is pending now (a reload or tab close is coming, or the delay ran out). */
+  private readonly flushNow = (): void => {
+    if (this.timer !== null) clearTimeout(this.timer);
+    removeEventListener('pagehide', this.flushNow);
+    const release = this.release;
+    this.timer = null;
+    this.release = null;
+    void this.enqueue(() => this.flush(), undefined).then(() => release?.());
+  };
 
   /** Closes the connection; the next operation reopens it. */
   close(): void {
@@ -97,8 +124,12 @@ export class ActivityStore {
     const rows = this.pending;
     this.pending = [];
     this.flushing = null;
+    if (rows.length === 0) return;
     const tx = (await this.open()).transaction(STORE, 'readwrite');
     for (const row of rows) await tx.store.add(row);
+    this.addedSinceTrim += rows.length;
+    if (this.addedSinceTrim < TRIM_SLACK) return tx.done;
+    this.addedSinceTrim = 0;
     let excess = (await tx.store.count()) - ACTIVITY_CAPACITY;
     let cursor = excess > 0 ? await tx.store.openCursor() : null;
     while (cursor && excess > 0) {
