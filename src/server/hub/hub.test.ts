@@ -177,14 +177,25 @@ describe('hub routing (SPEC §9)', () => {
     await expect(pending).resolves.toMatchObject({ ok: true, data: 'ok' });
   });
 
-  it('answers session_closed when a disconnected tab does not come back in time', async () => {
+  it('SPEC §9 a tab still reconnecting after the wait gets nothing sent: a read is transport_error after_backoff', async () => {
     const hub = makeHub({ reconnectWaitMs: 20 });
     const tab = await openScriptedTab(hub);
     const a = await attached(hub);
     tab.client.drop();
     await tab.client.whenClosed();
     await expect(hub.request(a.attachmentId, tab.sessionId, readCall(), opts())).resolves.toMatchObject({
-      error: { code: 'session_closed', retry: 'after_user_action' },
+      error: { code: 'transport_error', retry: 'after_backoff' },
+    });
+  });
+
+  it('SPEC §5 a possible mutation never sent to a reconnecting tab is not after_backoff (that is for reads only)', async () => {
+    const hub = makeHub({ reconnectWaitMs: 20 });
+    const tab = await openScriptedTab(hub);
+    const a = await attached(hub);
+    tab.client.drop();
+    await tab.client.whenClosed();
+    await expect(hub.request(a.attachmentId, tab.sessionId, mutationCall(), opts())).resolves.toMatchObject({
+      error: { code: 'transport_error', retry: 'after_reread' },
     });
   });
 
@@ -378,6 +389,23 @@ describe('hub attachments (SPEC §2)', () => {
     await expect(hub.request(a.attachmentId, tab.sessionId, readCall(), opts())).resolves.toMatchObject({
       error: { code: 'control_unavailable' },
     });
+  });
+});
+
+describe('SPEC §9 only a socket owning a session may detach', () => {
+  it.each([
+    ['without a session', {}],
+    ['naming one attachment without a session', { attachmentIdOf: true }],
+  ])('a paired socket %s is closed 4400 and ends no attachment', async (_label, shape) => {
+    const hub = makeHub();
+    await openScriptedTab(hub, { hostId: 'h_owner' });
+    const intruder = await openScriptedTab(hub, { hostId: 'h_intruder' });
+    const a = await attached(hub);
+    const ended: string[] = [];
+    hub.on('attachmentEnded', (id) => ended.push(id));
+    intruder.client.send('attachmentIdOf' in shape ? { t: 'detach', attachmentId: a.attachmentId } : { t: 'detach' });
+    expect((await intruder.client.whenClosed()).code).toBe(4400);
+    expect(ended).toEqual([]);
   });
 });
 

@@ -25,7 +25,7 @@ import type { RelayPeer, RelaySocket } from '../relay/socket.js';
 import { AttachmentRegistry } from './attachmentRegistry.js';
 import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
-import { cancelledOutcome } from './lostOutcomes.js';
+import { cancelledOutcome, containsMutation } from './lostOutcomes.js';
 import { RequestTable } from './requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
 import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
@@ -159,7 +159,7 @@ export class Hub implements HubPort, ConnectionSink {
     if (!attachment) return this.notAttached(attachmentId);
     if (options.signal?.aborted) return cancelledOutcome(null);
     const started = this.now();
-    const session = await this.routable(sessionId, options.signal);
+    const session = await this.routable(sessionId, op, options.signal);
     if ('ok' in session) return session;
     const body = {
       sessionId,
@@ -261,6 +261,7 @@ export class Hub implements HubPort, ConnectionSink {
 
   private async routable(
     sessionId: string,
+    op: Operation,
     signal: AbortSignal | undefined,
   ): Promise<{ record: SessionRecord; conn: RelayConnection } | HubOutcome> {
     const found = this.sessions.lookup(sessionId);
@@ -273,7 +274,9 @@ export class Hub implements HubPort, ConnectionSink {
       if (signal?.aborted) return cancelledOutcome(null);
     }
     const record = this.sessions.get(sessionId);
-    if (!record?.conn) return fail('session_closed', CLOSED_MESSAGE);
+    if (!record) return fail('session_closed', CLOSED_MESSAGE);
+    // Still within its grace period: the tab is reconnecting, not gone, and nothing was sent.
+    if (!record.conn) return notSent(containsMutation(op, record.catalog));
     return { record, conn: record.conn };
   }
 
@@ -306,6 +309,15 @@ export class Hub implements HubPort, ConnectionSink {
 
 const CLOSED_MESSAGE =
   'The terminal tab of this session went away or its pairing was revoked. Ask the person to reopen it, then read tradescript://sessions.';
+
+const RECONNECTING_MESSAGE =
+  'The terminal tab is reconnecting and nothing was sent to it. Read tradescript://sessions until it is connected, then call again.';
+
+/** A request never sent because its tab is reconnecting: safe to repeat (after a backoff for reads). */
+function notSent(mutation: boolean): HubOutcome {
+  const error = makeError('transport_error', RECONNECTING_MESSAGE, mutation ? { retry: 'after_reread' } : {});
+  return { ok: false, error, environment: null };
+}
 
 function fail(code: Parameters<typeof makeError>[0], message: string): HubOutcome {
   return { ok: false, error: makeError(code, message), environment: null };

@@ -46,8 +46,12 @@ function verdict(hub: Hub, conn: RelayConnection, answer: AnswerVerdict, what: s
   else if (answer === 'late') hub.logger.debug('late relay answer dropped', { conn: conn.id, frame: what });
 }
 
+/**
+ * "Detach all" is the person's, at a tab they paired: only a socket that owns the
+ * named session may end attachments (a paired socket without one may not).
+ */
 function personDetach(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
-  if (frame.sessionId !== undefined && hub.sessions.get(frame.sessionId)?.conn !== conn) {
+  if (frame.sessionId === undefined || hub.sessions.get(frame.sessionId)?.conn !== conn) {
     return hub.foreign(conn, 'detach');
   }
   const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.ids();
