@@ -3,10 +3,9 @@
  * exists for it, the argument count is within limits and the signature, and
  * each argument passes its own schema. Diagnostics never echo what was sent.
  */
-import * as z from 'zod/mini';
 import {
   boundDiagnostics,
-  diagnosticsFromZod,
+  parseWithDiagnostics,
   makeError,
   type ErrorObject,
   type RelayCall,
@@ -57,9 +56,9 @@ function parseArgs(spec: ControlSpec, args: readonly unknown[]): { values: unkno
   const values: unknown[] = [];
   const issues: ValidationIssue[] = [];
   spec.args.forEach((argSpec, index) => {
-    const parsed = z.safeParse(argSpec.schema, args[index]);
-    if (parsed.success) values.push(parsed.data);
-    else issues.push(...diagnosticsFromZod(parsed.error, ['args', index]));
+    const parsed = parseWithDiagnostics(argSpec.schema, args[index], ['args', index]);
+    if (parsed.ok) values.push(parsed.data);
+    else issues.push(...parsed.issues);
   });
   return { values, issues };
 }

@@ -5,9 +5,8 @@
  * schema. Diagnostics point at `["bindings", i, "options", …]` and never echo
  * what was sent.
  */
-import * as z from 'zod/mini';
 import {
-  diagnosticsFromZod,
+  parseWithDiagnostics,
   makeError,
   matchesControlPattern,
   type ErrorObject,
@@ -70,10 +69,10 @@ export function checkOptions(
     const message = "This channel needs options; see optionsContract in the channel's descriptor.";
     return refuse(message, [{ path: [...at, 'options'], code: 'invalid_type', message }]);
   }
-  const parsed = z.safeParse(channel.options, request.options);
-  if (parsed.success) return { ok: true, options: parsed.data };
+  const parsed = parseWithDiagnostics(channel.options, request.options, [...at, 'options']);
+  if (parsed.ok) return { ok: true, options: parsed.data };
   const message = "The binding options do not match the channel's optionsContract; fix the listed fields.";
-  return refuse(message, diagnosticsFromZod(parsed.error, [...at, 'options']));
+  return refuse(message, parsed.issues);
 }
 
 /** The host's source threw while starting. */
