@@ -54,10 +54,10 @@ async function record(core: HostCore, entry: LedgerEntry, outcome: LedgerOutcome
   await core.ledger.put({ ...entry, state, outcome, updatedAt: isoTime(core.now()) }).catch(() => undefined);
 }
 
-async function askReconcile(r: ResolvedCall, env: CallEnv): Promise<Reconciliation> {
+async function askReconcile(r: ResolvedCall, env: CallEnv, dispatchedAt: string): Promise<Reconciliation> {
   const reconcile = r.mount?.options.reconcile;
   if (!reconcile) return { outcome: 'unknown' };
-  const request = { controlId: r.call.controlId, args: dispatchArgs(r), operationId: r.call.operationId };
+  const request = { controlId: r.call.controlId, args: dispatchArgs(r), operationId: r.call.operationId, dispatchedAt };
   const settled = await settle(() => reconcile(request), env.deadline.signal);
   return settled.kind === 'value' && typeof settled.value === 'object' && settled.value !== null
     ? settled.value
@@ -73,7 +73,7 @@ async function reconcileUncertain(
   const recorded = uncertainOutcome(entry);
   const receipt = recorded.error.details?.receipt;
   if (!receipt) return recorded;
-  const proof = await askReconcile(r, env);
+  const proof = await askReconcile(r, env, receipt.dispatchedAt);
   if (proof.outcome === 'happened') {
     const outcome = { ok: true as const, receipt: happened(r, env, receipt, proof.result) };
     await record(core, entry, outcome);

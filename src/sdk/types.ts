@@ -118,7 +118,17 @@ export interface MountOptions {
   /** Broker or environment support per method (the execution-environment layer). */
   availability?: (method: string) => Availability;
   /** Proves what an uncertain mutation did (for example by client order id). */
-  reconcile?: (request: { controlId: string; args: unknown[]; operationId: string }) => Promise<Reconciliation>;
+  reconcile?: (request: {
+    controlId: string;
+    args: unknown[];
+    operationId: string;
+    /**
+     * When the uncertain attempt was dispatched (ISO). A broker whose state began
+     * after it (a paper broker reset by a reload, a fresh session) cannot prove it
+     * did not happen and must answer `unknown`.
+     */
+    dispatchedAt: string;
+  }) => Promise<Reconciliation>;
 }
 
 /** A controller mounted on one target. */

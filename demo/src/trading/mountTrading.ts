@@ -5,6 +5,7 @@
  * and revision counters that follow the broker (fills, triggers and the
  * person's own actions included).
  */
+import { sinceBrokerStart } from './brokerEpoch.js';
 import type { RenderSource, TerminalHost } from '../../../src/sdk/index.js';
 import type { ChangeKind } from '../broker/events.js';
 import type { PaperBroker } from '../broker/paperBroker.js';
@@ -59,20 +60,24 @@ export function mountTrading(
     fx: new RevisionRouter(),
     depthLadder: new RevisionRouter(),
   };
+  // Attempts dispatched before this broker existed cannot be judged by it.
+  const startedAtMs = Date.now();
   const state = tradingState(broker);
   const mounts = [
     host.mount(SESSION, ordersController, ordersControls(broker, routers.orders), {
-      reconcile: ordersReconcile(broker),
+      reconcile: sinceBrokerStart(startedAtMs, ordersReconcile(broker)),
       state: state.orders,
     }),
     host.mount(SESSION, positionsController, positionsControls(broker), { state: state.positions }),
-    host.mount(SESSION, riskController, riskControls(broker, routers.risk), { reconcile: riskReconcile(broker) }),
+    host.mount(SESSION, riskController, riskControls(broker, routers.risk), {
+      reconcile: sinceBrokerStart(startedAtMs, riskReconcile(broker)),
+    }),
     host.mount(SESSION, alertsController, alertsControls(broker, routers.alerts), {
-      reconcile: alertsReconcile(broker),
+      reconcile: sinceBrokerStart(startedAtMs, alertsReconcile(broker)),
       state: state.alerts,
     }),
     host.mount(SESSION, fxController, fxControls(broker, routers.fx), {
-      reconcile: fxReconcile(broker),
+      reconcile: sinceBrokerStart(startedAtMs, fxReconcile(broker)),
       state: state.fx,
     }),
   ];
@@ -83,7 +88,7 @@ export function mountTrading(
   });
   mounts.push(
     host.mount(LADDER_TARGET, depthLadderController, depthLadderControls(broker, ladder, routers.depthLadder), {
-      reconcile: depthLadderReconcile(broker),
+      reconcile: sinceBrokerStart(startedAtMs, depthLadderReconcile(broker)),
     }),
   );
   const [orders, positions, risk, alerts, fx, depth] = mounts;
