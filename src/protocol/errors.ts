@@ -96,8 +96,8 @@ export const ResultOmittedSchema = z.strictObject({
   limit: z.literal('resultBytes'),
 });
 
-/** The identity and evidence of a dispatched call, without its result (`details.receipt`). */
-export const ErrorReceiptSchema = z.strictObject({
+/** The identity and evidence every receipt carries (SPEC §3): one list, used by both receipt shapes. */
+export const ReceiptEvidenceShape = {
   operationId: z.string(),
   origin: z.literal('mcp'),
   controlId: z.string(),
@@ -106,10 +106,12 @@ export const ErrorReceiptSchema = z.strictObject({
   revisionsBefore: RevisionsSchema,
   revisionsAfter: RevisionsSchema,
   durationMs: z.number().check(z.nonnegative()),
-  dispatchedAt: z.string(),
   resultOmitted: z.optional(ResultOmittedSchema),
   reconciled: z.optional(z.boolean()),
-});
+};
+
+/** The identity and evidence of a dispatched call, without its result (`details.receipt`). */
+export const ErrorReceiptSchema = z.strictObject({ ...ReceiptEvidenceShape, dispatchedAt: z.string() });
 /** `details.receipt`. */
 export type ErrorReceipt = z.infer<typeof ErrorReceiptSchema>;
 

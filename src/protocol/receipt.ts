@@ -2,23 +2,10 @@
  * The call receipt (SPEC §3): the identity and evidence of one call.
  */
 import * as z from 'zod/mini';
-import { ErrorReceiptSchema, ResultOmittedSchema, RevisionsSchema } from './errors.js';
-import { TargetSchema } from './target.js';
+import { ErrorReceiptSchema, ReceiptEvidenceShape } from './errors.js';
 
 /** What `tradescript_call` returns, and what a fulfilled batch outcome carries. */
-export const CallReceiptSchema = z.strictObject({
-  operationId: z.string(),
-  origin: z.literal('mcp'),
-  controlId: z.string(),
-  target: TargetSchema,
-  mutation: z.boolean(),
-  revisionsBefore: RevisionsSchema,
-  revisionsAfter: RevisionsSchema,
-  durationMs: z.number().check(z.nonnegative()),
-  result: z.unknown(),
-  resultOmitted: z.optional(ResultOmittedSchema),
-  reconciled: z.optional(z.boolean()),
-});
+export const CallReceiptSchema = z.strictObject({ ...ReceiptEvidenceShape, result: z.unknown() });
 /** A call receipt. */
 export type CallReceipt = z.infer<typeof CallReceiptSchema>;
 
