@@ -20,7 +20,7 @@ import { FrontLinkServer } from '../hubLink/linkServer.js';
 import { createLinkUpgrade } from '../hubLink/linkUpgrade.js';
 import type { Logger } from '../log.js';
 import { Pairing } from '../pairing/pairing.js';
-import { loopbackOrigins, normalizeOrigin } from '../relay/originPolicy.js';
+import { DEFAULT_RELAY_ORIGINS, loopbackOrigins, normalizeOrigin } from '../relay/originPolicy.js';
 
 /** Options of {@link startHubRole}. */
 export interface HubRoleOptions {
@@ -61,7 +61,7 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
   const pairing = new Pairing({ home: config.home });
   if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
   const hub = new Hub({ auth: pairing, logger: logger.child('hub'), serverVersion: version, timing: options.timing });
-  const origins = new Set([...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
+  const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
   let urls: ServerUrls = { relayUrl: '' };
   let front: FrontServer | null = null;
   const frontToken = randomBytes(24).toString('base64url');

@@ -22,7 +22,7 @@ Flags:
   --enable-trading          Allow trade-class controls (off by default)
   --allow-controls A,B      Narrow trading to these controls (exact ids or controller.*)
   --tool-allowlist A,B      Serve only these tools
-  --allowed-origin ORIGIN   Also let this origin open the relay (repeatable; e.g. chrome-extension://ID)
+  --allowed-origin ORIGIN   Also let this origin open the relay (repeatable; the TradeScript extension always may)
   --token-file FILE         Require "Authorization: Bearer <token>" on /mcp and the relay
   --grant read|write|trade  The grant a pairing link proposes (pair, demo; default write)
   --limit NAME=VALUE        Lower a limit (repeatable), e.g. --limit batchCalls=10

@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loopbackOrigins, normalizeOrigin, originAllowlist } from './originPolicy.js';
+import {
+  DEFAULT_RELAY_ORIGINS,
+  loopbackOrigins,
+  normalizeOrigin,
+  originAllowlist,
+  TRADESCRIPT_EXTENSION_ORIGIN,
+} from './originPolicy.js';
 import { closeReason } from './upgrade.js';
 
 describe('relay Origin allowlist (SPEC §9)', () => {
@@ -27,6 +35,16 @@ describe('relay Origin allowlist (SPEC §9)', () => {
       ),
     ).toBe(true);
     expect([undefined, 'http://127.0.0.1:7393', 'https://evil.example', 'null'].some(allowed)).toBe(false);
+  });
+
+  it('admits the TradeScript extension by default: the id Chromium derives from the manifest key', () => {
+    const manifestUrl = new URL('../../../extension/public/manifest.json', import.meta.url);
+    const { key } = JSON.parse(readFileSync(manifestUrl, 'utf8')) as { key: string };
+    const hex = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
+    const id = [...hex].map((digit) => String.fromCharCode(97 + parseInt(digit, 16))).join('');
+    expect(TRADESCRIPT_EXTENSION_ORIGIN).toBe(`chrome-extension://${id}`);
+    expect(normalizeOrigin(TRADESCRIPT_EXTENSION_ORIGIN)).toBe(TRADESCRIPT_EXTENSION_ORIGIN);
+    expect(originAllowlist(() => DEFAULT_RELAY_ORIGINS)(TRADESCRIPT_EXTENSION_ORIGIN)).toBe(true);
   });
 
   it('bounds close reasons to the 123 bytes a WebSocket close frame carries', () => {

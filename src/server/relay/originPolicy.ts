@@ -1,7 +1,17 @@
 /**
- * The relay's Origin allowlist (SPEC §9): the demo terminal's origin, each
- * `--allowed-origin` (terminal sites and `chrome-extension://<id>`).
+ * The relay's Origin allowlist (SPEC §9): the TradeScript extension, the demo
+ * terminal's origin, each `--allowed-origin` (terminal sites and other
+ * `chrome-extension://<id>`s).
  */
+
+/**
+ * The TradeScript Chrome extension: its id follows from the manifest's fixed
+ * `key` (extension/public/manifest.json), so an unpacked build has it too.
+ */
+export const TRADESCRIPT_EXTENSION_ORIGIN = 'chrome-extension://iopolekcdmpoldckaknpdaaiphniefbl';
+
+/** Origins every relay admits with no flag, so the extension works after a plain `npm start`. */
+export const DEFAULT_RELAY_ORIGINS: readonly string[] = [TRADESCRIPT_EXTENSION_ORIGIN];
 
 /**
  * Normalizes an origin as browsers send it: scheme and host lower-case, no
