@@ -1,20 +1,38 @@
 /**
- * The Chrome MV3 extension in real Chromium (SPEC §2, §8, §9, §10): the built
- * `dist/extension` loads unpacked, pairs through its popup with the code of
- * the real CLI's pairing link, is allowed one fixture terminal site with the
- * default grant, and serves a real MCP client's calls and snapshots through
- * its service worker; a stopped service worker comes back with the same
- * session id; another origin (a page, a foreign iframe) gets nothing; the
- * relay credential never reaches the page.
+ * The Chrome MV3 extension in real Chromium (SPEC §2, §8, §9, §10). The built
+ * `dist/extension` loads unpacked; the server runs with no origin flag (the
+ * relay admits the extension by default); the popup pairs with the code of
+ * the real CLI's pairing link. Main path: the real demo terminal in extension
+ * mode (`?bridge=extension`), allowed in the popup, serves a real MCP client's
+ * chart call and snapshot, shows in the popup's activity, and keeps its
+ * session id across a stopped service worker. A fixture terminal then covers
+ * what the demo cannot show: another origin (a page, a foreign iframe) gets
+ * nothing, a mutation in flight at a stop is uncertain, the grant applies, the
+ * relay credential never reaches the page, and revoking ends it all.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSIONS_URI, type SessionsDocument, type SnapshotData } from '../src/protocol/index.js';
+import {
+  SESSIONS_URI,
+  type CallReceipt,
+  type ContextData,
+  type SessionsDocument,
+  type SnapshotData,
+} from '../src/protocol/index.js';
 import { BROWSER_CDP_ARGS, BrowserCdp } from './fixtures/extension/browserCdp.js';
+import {
+  chartRange,
+  countSdkCaptures,
+  demoPaired,
+  demoView,
+  openDemoInExtensionMode,
+} from './fixtures/extension/demoTab.js';
 import { extensionIdOf } from './fixtures/extension/extensionId.js';
+import { fixtureTab, pageStorageDump } from './fixtures/extension/fixtureTab.js';
+import { PopupDriver } from './fixtures/extension/popupDriver.js';
 import { servePages, type ServedPages } from './fixtures/extension/servePages.js';
 import {
   callTool,
@@ -27,8 +45,8 @@ import {
 } from './harness/index.js';
 
 const EXTENSION_DIR = join(repoRoot, 'dist/extension');
-const POPUP = 'tradescript-popup';
 const SESSION = { scope: 'session' } as const;
+const MAIN_CHART = { scope: 'chart', chartId: 'btc-main' } as const;
 
 let pages: ServedPages;
 let server: ServerHandle;
@@ -37,35 +55,9 @@ let context: BrowserContext;
 let cdp: BrowserCdp;
 let extensionId: string;
 let worker: Worker;
-let popup: Page;
-let terminal: Page;
+let popup: PopupDriver;
 let client: Client;
-let sessionId: string;
 let credentialSecret: string;
-
-interface TestWindow {
-  extensionTest: {
-    status(): { state: string; sessionId: string | null; linked: boolean; message: string | null } | null;
-    added(): string[];
-    captures(): number;
-    grant(): string;
-    started(): number;
-  };
-  __seen: string[];
-}
-
-const status = (page: Page) => page.evaluate(() => (window as unknown as TestWindow).extensionTest.status());
-
-async function paired(page: Page, timeout = 20_000): Promise<string> {
-  await page.waitForFunction(
-    () => (window as unknown as TestWindow).extensionTest.status()?.state === 'paired',
-    undefined,
-    { timeout },
-  );
-  const id = (await status(page))?.sessionId;
-  if (!id) throw new Error('paired without a session id');
-  return id;
-}
 
 async function sessions(): Promise<SessionsDocument> {
   const read = await client.readResource({ uri: SESSIONS_URI });
@@ -73,13 +65,11 @@ async function sessions(): Promise<SessionsDocument> {
   return JSON.parse(first && 'text' in first ? first.text : '{}') as SessionsDocument;
 }
 
-const addNote = (text: string) =>
-  callTool(client, 'tradescript_call', { sessionId, target: SESSION, controlId: 'notes.add', args: [text] });
-
 beforeAll(async () => {
   extensionId = extensionIdOf(EXTENSION_DIR);
   pages = await servePages();
-  server = await startServer(['demo', '--allowed-origin', `chrome-extension://${extensionId}`]);
+  // No --allowed-origin: the relay admits the TradeScript extension by default.
+  server = await startServer(['demo']);
   browser = await launchPersistentBrowser({ extensionPaths: [EXTENSION_DIR], args: BROWSER_CDP_ARGS });
   context = browser.context;
   worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
@@ -93,56 +83,175 @@ afterAll(async () => {
   await pages?.close();
 });
 
-describe('Chrome extension', () => {
+describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
+  let demo: Page;
+  let demoOrigin: string;
+  let demoSession: string;
+  const requested: string[] = [];
+
+  const viewportRevision = async (): Promise<number> => {
+    const read = await callTool<ContextData>(client, 'tradescript_get_context', {
+      sessionId: demoSession,
+      target: MAIN_CHART,
+    });
+    return read.envelope.data!.controllerRevisions['chart']!['viewport']!;
+  };
+
+  /** Moves the main chart back by half its span through MCP; returns the receipt and the range asked for. */
+  const moveChart = async () => {
+    const shown = await chartRange(demo, MAIN_CHART.chartId);
+    const span = shown.to - shown.from;
+    const wanted = { from: shown.from - Math.floor(span / 2), to: shown.to - Math.floor(span / 2) };
+    const call = await callTool<CallReceipt>(client, 'tradescript_call', {
+      sessionId: demoSession,
+      target: MAIN_CHART,
+      controlId: 'chart.setVisibleRange',
+      args: [wanted],
+      expectedRevisions: { viewport: await viewportRevision() },
+    });
+    return { call, shown };
+  };
+
   it('SPEC §10 the unpacked MV3 extension loads with its fixed key: a stable id and a module service worker', () => {
     expect(extensionId).toBe('iopolekcdmpoldckaknpdaaiphniefbl');
     expect(worker.url()).toBe(`chrome-extension://${extensionId}/sw.js`);
   });
 
-  it('SPEC §9 §10 the popup pairs with the code of the ready line’s pairing link', async () => {
-    popup = await context.newPage();
-    await popup.setViewportSize({ width: 380, height: 600 });
-    await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-    await popup.locator(`${POPUP} details.more summary:has-text("Relay")`).click();
-    await popup.locator(`${POPUP} input[name=relay-url]`).fill(server.ready.relayUrl);
-    await popup.locator(`${POPUP} button[name=save-relay]`).click();
-    await expect.poll(() => popup.locator(`${POPUP} .pill`).getAttribute('data-state')).toBe('unpaired');
-    const code = new URL(server.ready.pairUrl!).hash.replace(/^#pair=/, '');
-    await popup.locator(`${POPUP} input[name=pair-code]`).fill(code);
-    await popup.locator(`${POPUP} form:has(input[name=pair-code]) button`).click();
-    await expect
-      .poll(() => popup.locator(`${POPUP} .pill`).getAttribute('data-state'), { timeout: 15_000 })
-      .toBe('paired');
+  it('SPEC §9 §10 the popup pairs with the code of the ready line’s pairing link, with no origin flag on the server', async () => {
+    popup = await PopupDriver.open(context, extensionId);
+    await popup.setRelay(server.ready.relayUrl);
+    await expect.poll(() => popup.relayState()).toBe('unpaired');
+    await popup.pair(new URL(server.ready.pairUrl!).hash.replace(/^#pair=/, ''));
     const stored = await worker.evaluate(() => chrome.storage.local.get('credential'));
     credentialSecret = (stored['credential'] as { secret: string }).secret;
     expect(credentialSecret.length).toBeGreaterThanOrEqual(16);
   });
 
+  it('SPEC §2 §10 the demo’s origin allowed in the popup links the demo in extension mode: no element, the header says so', async () => {
+    demoOrigin = new URL(server.ready.demoUrl!).origin;
+    await popup.allowSite(demoOrigin);
+    demo = await context.newPage();
+    demo.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await openDemoInExtensionMode(demo, server.ready.demoUrl!);
+    demoSession = await demoPaired(demo);
+    const view = await demoView(demo);
+    expect(view).toMatchObject({ mode: 'extension', elementDefined: false, toggle: 'Agents: Read & write' });
+    expect(view.link).toMatchObject({ linked: true, state: 'paired', sessionId: demoSession });
+    expect(await demo.getByTestId('bridge-mode').isVisible()).toBe(true);
+    expect(await demo.getByTestId('bridge-status').getAttribute('data-state')).toBe('paired');
+    expect(await demo.getByTestId('pairing-banner').isHidden()).toBe(true);
+    const summary = (await sessions()).sessions.find((s) => s.sessionId === demoSession);
+    expect(summary).toMatchObject({ origin: demoOrigin, hostKind: 'extension', grant: 'write', connected: true });
+    expect(summary?.title).toBe('TradeScript Demo Terminal');
+  });
+
+  it('SPEC §3 §5 an MCP client’s chart.setVisibleRange moves the demo’s chart and shows in the popup’s activity', async () => {
+    const { call, shown } = await moveChart();
+    expect(call.isError).toBe(false);
+    expect(call.envelope.meta.sessionId).toBe(demoSession);
+    const applied = call.envelope.data!.result as { from: number; to: number };
+    expect(applied.from).toBeLessThan(shown.from);
+    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    await expect.poll(() => popup.activity(demoOrigin).first().textContent()).toMatch(/chart\.setVisibleRange\s*ok/);
+    await expect.poll(() => popup.session(demoSession).locator('.clients').textContent()).toContain('tradescript-e2e');
+    await expect.poll(() => demo.getByTestId('bridge-clients').textContent()).toBe('1 MCP client');
+  });
+
+  it('SPEC §8 a chart snapshot, once the action granted activeTab, is the visible tab cropped to the chart the demo locates', async () => {
+    await cdp.triggerAction(extensionId, demoOrigin);
+    await demo.bringToFront();
+    const sdkCaptures = await countSdkCaptures(demo);
+    const surface = await demo.evaluate(() => {
+      const rect = document
+        .querySelector('[data-testid="panel-chart-btc-main"] .chart-canvas')!
+        .getBoundingClientRect();
+      return { width: Math.round(rect.width * devicePixelRatio), height: Math.round(rect.height * devicePixelRatio) };
+    });
+    const snap = await callTool<SnapshotData>(client, 'tradescript_snapshot', {
+      sessionId: demoSession,
+      target: MAIN_CHART,
+    });
+    expect(snap.isError).toBe(false);
+    expect(snap.envelope.data).toMatchObject({ mimeType: 'image/png', ...surface });
+    expect(await sdkCaptures()).toBe(0);
+  });
+
+  it('SPEC §9 a stopped service worker comes back and the next call runs under the same session id', async () => {
+    const before = server.logs();
+    await cdp.stopServiceWorker(extensionId);
+    const since = () => server.logs().slice(before.length);
+    await expect
+      .poll(since, { timeout: 15_000 })
+      .toMatch(/relay socket closed[\s\S]*session opened sessionId="[^"]+" .*kept=true/);
+    expect(since()).toContain(`sessionId="${demoSession}"`);
+    expect(await demoPaired(demo)).toBe(demoSession);
+    const { call } = await moveChart();
+    expect(call.isError).toBe(false);
+    expect(call.envelope.meta.sessionId).toBe(demoSession);
+    const applied = call.envelope.data!.result as { from: number; to: number };
+    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    // The popup reconnected to the new service worker, which kept the site's activity from before the stop.
+    await expect
+      .poll(() => popup.activity(demoOrigin).allTextContents())
+      .toEqual([
+        expect.stringMatching(/chart\.setVisibleRange\s*ok/),
+        expect.stringMatching(/snapshot\s*ok/),
+        expect.stringMatching(/chart\.setVisibleRange\s*ok/),
+      ]);
+  });
+
+  it('SPEC §9 the demo in extension mode never learns the relay’s address or credential: no config fetch, nothing kept', async () => {
+    expect(requested).not.toContain('/tradescript-config.json');
+    const dump = await pageStorageDump(demo);
+    expect(dump.length).toBeGreaterThan(3);
+    for (const text of dump) {
+      expect(text).not.toContain(credentialSecret);
+      expect(text).not.toContain(server.ready.relayUrl);
+    }
+  });
+
+  it('SPEC §10 screenshot of the popup with the demo’s site for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
+    // A fresh popup, as the person sees it when opening it: the forms folded.
+    await popup.page.reload();
+    await popup.page.bringToFront();
+    await popup.site(demoOrigin).waitFor();
+    const png = await popup.root.screenshot();
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+    mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
+    writeFileSync(join(repoRoot, 'docs/images/popup.png'), png);
+  });
+
+  afterAll(async () => {
+    await demo?.close();
+  });
+});
+
+describe('Chrome extension with a fixture terminal: origins, grants, the credential, revoking', () => {
+  let terminal: Page;
+  let tab: ReturnType<typeof fixtureTab>;
+  let sessionId: string;
+  const addNote = (text: string) =>
+    callTool(client, 'tradescript_call', { sessionId, target: SESSION, controlId: 'notes.add', args: [text] });
+
   it('SPEC §2 §10 a site allowed in the popup (grant write by default) attaches its tab as a session of that origin', async () => {
-    await popup.locator(`${POPUP} details.more summary:has-text("Add a site")`).click();
-    await popup.locator(`${POPUP} input[name=site]`).fill(pages.granted);
-    await popup.locator(`${POPUP} button[name=add-site]`).click();
-    const card = popup.locator(`${POPUP} article.site[data-origin="${pages.granted}"]`);
-    await expect.poll(() => card.locator('button[aria-pressed=true]').textContent()).toMatch(/write/);
+    await popup.allowSite(pages.granted);
     terminal = await context.newPage();
+    tab = fixtureTab(terminal);
     await terminal.goto(`${pages.granted}/`);
-    sessionId = await paired(terminal);
+    sessionId = await tab.paired();
     const summary = (await sessions()).sessions.find((s) => s.sessionId === sessionId);
     expect(summary).toMatchObject({ origin: pages.granted, hostKind: 'extension', grant: 'write', connected: true });
-    expect((await status(terminal))?.linked).toBe(true);
+    expect((await tab.status())?.linked).toBe(true);
   });
 
   it('SPEC §3 §10 an MCP client’s call runs in the granted tab and shows in the site’s activity', async () => {
     const { envelope, isError } = await addNote('from mcp');
     expect(isError).toBe(false);
     expect(envelope.data).toMatchObject({ controlId: 'notes.add', result: { count: 1 } });
-    expect(await terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.added())).toEqual([
-      'from mcp',
-    ]);
-    const rows = popup.locator(`${POPUP} article.site[data-origin="${pages.granted}"] .activity li`);
-    await expect.poll(() => rows.first().textContent()).toMatch(/notes\.add\s*ok/);
-    const sessionRow = popup.locator(`${POPUP} li.session[data-session-id="${sessionId}"]`);
-    await expect.poll(() => sessionRow.locator('.clients').textContent()).toContain('tradescript-e2e');
+    expect(await tab.added()).toEqual(['from mcp']);
+    await expect.poll(() => popup.activity(pages.granted).first().textContent()).toMatch(/notes\.add\s*ok/);
+    await expect.poll(() => popup.session(sessionId).locator('.clients').textContent()).toContain('tradescript-e2e');
   });
 
   it('SPEC §8 a snapshot uses the page’s capture without activeTab, and the visible tab once the action granted it', async () => {
@@ -151,7 +260,7 @@ describe('Chrome extension', () => {
         sessionId,
         target: { scope: 'chart', chartId: 'main' },
       });
-    const captures = () => terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.captures());
+    const captures = () => tab.captures();
     await terminal.bringToFront();
     const slow = await snap();
     expect(slow.envelope.data).toMatchObject({ mimeType: 'image/png', width: 480, height: 240 });
@@ -164,47 +273,6 @@ describe('Chrome extension', () => {
     expect(fast.result.content.some((item) => item.type === 'image')).toBe(true);
   });
 
-  it('SPEC §9 a service worker Chromium stops comes back, reconnects and serves the next call under the same session id', async () => {
-    const before = server.logs();
-    await cdp.stopServiceWorker(extensionId);
-    // The server saw the old socket go and the tab's session come back on a new one under its kept id.
-    const since = () => server.logs().slice(before.length);
-    await expect
-      .poll(since, { timeout: 15_000 })
-      .toMatch(/relay socket closed[\s\S]*session opened sessionId="[^"]+" .*kept=true/);
-    expect(since()).toContain(`sessionId="${sessionId}"`);
-    expect(await paired(terminal)).toBe(sessionId);
-    const { isError, envelope } = await addNote('after restart');
-    expect(isError).toBe(false);
-    expect(envelope.meta.sessionId).toBe(sessionId);
-    expect(await terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.added())).toEqual([
-      'from mcp',
-      'after restart',
-    ]);
-    // The popup reconnected to the new service worker, which kept the site's activity from before the stop.
-    const rows = popup.locator(`${POPUP} article.site[data-origin="${pages.granted}"] .activity li`);
-    await expect
-      .poll(() => rows.allTextContents())
-      .toEqual([
-        expect.stringMatching(/notes\.add\s*ok/),
-        expect.stringMatching(/snapshot\s*ok/),
-        expect.stringMatching(/snapshot\s*ok/),
-        expect.stringMatching(/notes\.add\s*ok/),
-      ]);
-  });
-
-  it('SPEC §10 screenshot of the popup for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
-    // A fresh popup, as the person sees it when opening it: the forms folded.
-    await popup.reload();
-    await popup.bringToFront();
-    await popup.locator(`${POPUP} article.site`).waitFor();
-    const png = await popup.locator(POPUP).screenshot();
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-    mkdirSync(join(repoRoot, 'docs/images'), { recursive: true });
-    writeFileSync(join(repoRoot, 'docs/images/popup.png'), png);
-  });
-
   it('SPEC §5 §9 a mutation in flight when the service worker stops is reported uncertain and never replayed', async () => {
     const pending = callTool(client, 'tradescript_call', {
       sessionId,
@@ -212,17 +280,15 @@ describe('Chrome extension', () => {
       controlId: 'notes.addSlowly',
       args: ['in flight'],
     });
-    await expect.poll(() => terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.started())).toBe(1);
+    await expect.poll(() => tab.started()).toBe(1);
     await cdp.stopServiceWorker(extensionId);
     const { isError, envelope } = await pending;
     expect(isError).toBe(true);
     expect(envelope.error).toMatchObject({ code: 'uncertain_execution', retry: 'after_reconcile' });
-    expect(await paired(terminal)).toBe(sessionId);
+    expect(await tab.paired()).toBe(sessionId);
     // The page ran it once, to its end; nothing dispatched it again.
-    await expect
-      .poll(() => terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.added()), { timeout: 5_000 })
-      .toEqual(['from mcp', 'after restart', 'in flight']);
-    expect(await terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.started())).toBe(1);
+    await expect.poll(() => tab.added(), { timeout: 5_000 }).toEqual(['from mcp', 'in flight']);
+    expect(await tab.started()).toBe(1);
   });
 
   it('SPEC §10 a page of another origin gets no hello, no port, no way to the extension and no session', async () => {
@@ -243,7 +309,7 @@ describe('Chrome extension', () => {
     expect(heard.got.length).toBeLessThanOrEqual(3);
     expect(heard.got.every((m) => m.endsWith('ports=0') && !m.includes('offer'))).toBe(true);
     expect(heard.runtime).toBe('undefined');
-    expect((await status(foreign))?.linked).toBe(false);
+    expect((await fixtureTab(foreign).status())?.linked).toBe(false);
     expect((await sessions()).sessions.map((s) => s.origin)).not.toContain(pages.foreign);
     await foreign.close();
   });
@@ -251,7 +317,7 @@ describe('Chrome extension', () => {
   it('SPEC §10 a foreign iframe in a granted page cannot take the link: its hellos are not its parent’s', async () => {
     const quiet = await context.newPage();
     await quiet.goto(`${pages.granted}/?expose=0`);
-    const seen = () => quiet.evaluate(() => (window as unknown as TestWindow).__seen);
+    const seen = fixtureTab(quiet).seen;
     // The content script runs here (the site is allowed) and says it is ready.
     await expect.poll(async () => (await seen()).some((m) => m.includes('"t":"ready"'))).toBe(true);
     await quiet.evaluate(async (src) => {
@@ -277,13 +343,11 @@ describe('Chrome extension', () => {
   });
 
   it('SPEC §2 §5 the site’s grant set in the popup applies to the next call (read refuses a write control)', async () => {
-    const card = popup.locator(`${POPUP} article.site[data-origin="${pages.granted}"]`);
+    const card = popup.site(pages.granted);
     // A background tab paints no frames, and a click waits for them.
-    await popup.bringToFront();
+    await popup.page.bringToFront();
     await card.locator('button[data-grant=read]').click();
-    await expect
-      .poll(() => terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.grant()))
-      .toBe('read');
+    await expect.poll(() => tab.grant()).toBe('read');
     const denied = await addNote('while read');
     expect(denied.envelope.error).toMatchObject({
       code: 'control_unavailable',
@@ -293,36 +357,12 @@ describe('Chrome extension', () => {
       .poll(async () => (await sessions()).sessions.find((s) => s.sessionId === sessionId)?.grant)
       .toBe('read');
     await card.locator('button[data-grant=write]').click();
-    await expect
-      .poll(() => terminal.evaluate(() => (window as unknown as TestWindow).extensionTest.grant()))
-      .toBe('write');
+    await expect.poll(() => tab.grant()).toBe('write');
     expect((await addNote('write again')).isError).toBe(false);
   });
 
   it('SPEC §9 the relay credential never reaches the page: not in its storage, IndexedDB or any message it saw', async () => {
-    const exposed = await terminal.evaluate(async () => {
-      const dump: string[] = [
-        JSON.stringify({ ...localStorage }),
-        JSON.stringify({ ...sessionStorage }),
-        document.cookie,
-      ];
-      for (const info of await indexedDB.databases()) {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const open = indexedDB.open(info.name!);
-          open.onsuccess = () => resolve(open.result);
-          open.onerror = () => reject(open.error);
-        });
-        for (const store of [...db.objectStoreNames]) {
-          const all = await new Promise<unknown[]>((resolve) => {
-            const request = db.transaction(store).objectStore(store).getAll();
-            request.onsuccess = () => resolve(request.result);
-          });
-          dump.push(JSON.stringify(all));
-        }
-        db.close();
-      }
-      return { dump, seen: (window as unknown as TestWindow).__seen };
-    });
+    const exposed = { dump: await pageStorageDump(terminal), seen: await tab.seen() };
     expect(exposed.seen.length).toBeGreaterThan(5);
     expect(exposed.seen.some((m) => m.includes('"t":"request"'))).toBe(true);
     for (const text of [...exposed.dump, ...exposed.seen]) expect(text).not.toContain(credentialSecret);
@@ -330,18 +370,18 @@ describe('Chrome extension', () => {
   });
 
   it('SPEC §10 revoking the site closes its session, tells the page, and no content script runs there any more', async () => {
-    const card = popup.locator(`${POPUP} article.site[data-origin="${pages.granted}"]`);
+    const card = popup.site(pages.granted);
     await card.locator('button[name=revoke]').click();
     await card.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await status(terminal))?.message ?? '').toContain('no longer allows this site');
+    await expect.poll(async () => (await tab.status())?.message ?? '').toContain('no longer allows this site');
     await expect
       .poll(async () => (await sessions()).sessions.some((s) => s.sessionId === sessionId && s.connected))
       .toBe(false);
     expect((await addNote('after revoke')).isError).toBe(true);
     await terminal.reload();
     await terminal.waitForTimeout(500);
-    const seen = await terminal.evaluate(() => (window as unknown as TestWindow).__seen);
+    const seen = await tab.seen();
     expect(seen.filter((m) => m.includes('"t":"ready"') || m.includes('"t":"offer"'))).toEqual([]);
-    expect((await status(terminal))?.linked).toBe(false);
+    expect((await tab.status())?.linked).toBe(false);
   });
 });

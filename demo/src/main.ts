@@ -1,37 +1,41 @@
 /**
  * The demo trading terminal: a simulated market, two charts, a watchlist and
  * a paper broker, mounted on the host SDK and paired to a TradeScript MCP
- * server through the `<tradescript-bridge>` element in the header.
+ * server through the `<tradescript-bridge>` element in the header, or, with
+ * `?bridge=extension`, offered to the TradeScript Chrome extension.
  */
 import './styles/base.css';
 import './styles/panels.css';
 import './styles/trading.css';
 import './styles/bridge.css';
 import { createConfirmGate } from '../../src/element/index.js';
-import { BridgeDock } from './bridge/bridgeDock.js';
-import { defineQuietBridge, type QuietBridgeElement } from './bridge/quietBridgeElement.js';
+import { readBridgeMode } from './bridge/bridgeMode.js';
+import { defineQuietBridge } from './bridge/quietBridgeElement.js';
+import { startBridge } from './bridge/startBridge.js';
+import { targetLocator } from './bridge/targetLocator.js';
 import { OffsetClock } from './broker/clock.js';
 import { PaperBroker } from './broker/paperBroker.js';
 import { DiagnosticTicks } from './channels/diagnosticsChannel.js';
 import { diagnosticsRequested, provideSessionChannels } from './channels/provideChannels.js';
 import { SourceMeter } from './channels/sourceMeter.js';
 import { brokerHook, chartHook } from './demoHooks.js';
-import { CHART_IDS, mountTerminal, WIDGET_IDS } from './host/terminalHost.js';
+import { CHART_IDS, mountTerminal, WIDGET_IDS, widgetPanels } from './host/terminalHost.js';
 import { MarketSimulator } from './market/simulator.js';
 import { exposeTestHooks } from './testHooks.js';
 import { showDecimal } from './trading/panels/display.js';
 import { LadderModel } from './trading/ladderModel.js';
 import { mountPanels } from './trading/mountPanels.js';
+import { LADDER_WIDGET_ID } from './trading/depthLadderController.js';
 import { mountTrading } from './trading/mountTrading.js';
 import { byTestId, setText } from './ui/dom.js';
 import { FrameBatcher } from './ui/frameBatcher.js';
-import { PairingBanner } from './ui/pairingBanner.js';
-import { StatusPill } from './ui/statusPill.js';
 import { WatchlistModel } from './watchlist/watchlistModel.js';
 import { WatchlistView } from './watchlist/watchlistView.js';
 
+const search = window.location.search;
+const mode = readBridgeMode(search);
 // First, before anything can fail: the element (pair-from-url) takes the single-use code out of the address.
-defineQuietBridge();
+if (mode === 'element') defineQuietBridge();
 
 const DEFAULT_SEED = 7391;
 const OPEN_STATUSES = new Set(['new', 'working', 'partiallyFilled']);
@@ -42,7 +46,6 @@ function readSeed(search: string): number {
   return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_SEED;
 }
 
-const search = window.location.search;
 const market = new MarketSimulator({ seed: readSeed(search) });
 const brokerClock = new OffsetClock();
 const broker = new PaperBroker({ market, clock: brokerClock, seed: market.seed });
@@ -63,7 +66,7 @@ const { host, charts } = mountTerminal({
   watchlist,
   meter,
   diagnostics: diagnostics !== null,
-  confirm: gate.confirm,
+  confirm: mode === 'element' ? gate.confirm : undefined,
   panel: (testId) => byTestId(testId),
   charts: [
     { chartId: CHART_IDS.main, label: 'Main chart', symbol: 'BTCUSDT', interval: '1m', closable: false },
@@ -72,7 +75,7 @@ const { host, charts } = mountTerminal({
   terminalState: () => ({
     account: 'PAPER-001',
     charts: [...charts].filter(([, slot]) => slot.pane !== null).map(([chartId]) => chartId),
-    widgets: [...Object.values(WIDGET_IDS), 'depth-ladder'],
+    widgets: [...Object.values(WIDGET_IDS), LADDER_WIDGET_ID],
     marketSeed: market.seed,
     openOrders: broker.view.orders().filter((o) => OPEN_STATUSES.has(o.status)).length,
     positions: broker.view.positions().length,
@@ -80,7 +83,8 @@ const { host, charts } = mountTerminal({
   }),
 });
 provideSessionChannels(host, { market, events: broker.events, meter, diagnostics });
-mountTrading(host, broker, ladder, { kind: 'dom', element: byTestId('panel-depth-ladder') });
+const ladderPanel = byTestId('panel-depth-ladder');
+mountTrading(host, broker, ladder, { kind: 'dom', element: ladderPanel });
 mountPanels({ broker, market, frames, ladder });
 
 new WatchlistView(byTestId('watchlist-body'), watchlist, market, frames, (symbol) => {
@@ -88,23 +92,13 @@ new WatchlistView(byTestId('watchlist-body'), watchlist, market, frames, (symbol
   ladder.setSymbol(symbol);
 });
 
-const element = byTestId<QuietBridgeElement>('bridge-element');
-const dock = new BridgeDock({
-  element,
-  dock: byTestId('bridge-dock'),
-  toggle: byTestId<HTMLButtonElement>('bridge-dock-toggle'),
-  pill: new StatusPill(byTestId('bridge-status')),
-  banner: new PairingBanner(byTestId('pairing-banner')),
-});
-dock.attach(host, gate);
+const widgets = widgetPanels((testId) => byTestId(testId)).set(LADDER_WIDGET_ID, ladderPanel);
+const bridge = startBridge(mode, { host, gate, title: document.title, locate: targetLocator({ charts, widgets }) });
 
 exposeTestHooks({
   host,
   charts: Object.fromEntries([...charts].map(([chartId, slot]) => [chartId, chartHook(slot)])),
-  bridgeStatus: () => dock.status(),
-  bridge: () => dock.bridge(),
-  element: () => element,
-  dock: (open) => dock.setOpen(open),
+  ...bridge,
   sources: () => meter.snapshot(),
   listeners: () => ({
     market: market.listenerCount(),
@@ -142,4 +136,3 @@ function startClock(): void {
 startClock();
 startEquity();
 market.start(500);
-void dock.start(window.location.origin);

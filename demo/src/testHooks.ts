@@ -9,10 +9,12 @@
  * Panels, the status pill (`bridge-status`) and the banner (`pairing-banner`)
  * carry stable `data-testid` attributes for locators.
  */
+import type { ExtensionLinkStatus } from '../../src/bridge/extension/index.js';
 import type { BridgeHandle, BridgeStatus } from '../../src/bridge/types.js';
 import type { TradescriptBridgeElement } from '../../src/element/index.js';
 import type { Revisions, TradingEvent } from '../../src/protocol/index.js';
 import type { TerminalHost } from '../../src/sdk/types.js';
+import type { BridgeMode } from './bridge/bridgeMode.js';
 import type { Alert } from './broker/alertBook.js';
 import type { FaultRule, FaultSpec } from './broker/faults.js';
 import type { PaperBroker } from './broker/paperBroker.js';
@@ -85,14 +87,18 @@ export interface ListenerCounts {
 export interface DemoHooks {
   host: TerminalHost;
   charts: Record<string, ChartHook>;
-  /** The bridge's status: the element's handle's, or the page's while unconnected. */
+  /** `element` (the `<tradescript-bridge>` element) or `extension` (`?bridge=extension`). */
+  bridgeMode: BridgeMode;
+  /** The bridge's status: the element's handle's (the page's while unconnected), or the extension link's. */
   bridgeStatus(): BridgeStatus;
-  /** The bridge handle once connected (e.g. to `detachAll`). */
+  /** The bridge handle once connected (e.g. to `detachAll`); always null through the extension. */
   bridge(): BridgeHandle | null;
-  /** The `<tradescript-bridge>` element. */
+  /** The `<tradescript-bridge>` element; throws through the extension, where there is none. */
   element(): TradescriptBridgeElement;
-  /** Opens or closes the dock that holds the element. */
+  /** Opens or closes the header's dock (the element, or where the extension's controls are). */
   dock(open: boolean): void;
+  /** The extension link's own status (with `linked`); null in element mode. */
+  extensionStatus(): ExtensionLinkStatus | null;
   /** Subscribes and releases per `channelId@target` (e.g. `data.quotes@session`). */
   sources(): Record<string, SourceCount>;
   listeners(): ListenerCounts;

@@ -16,27 +16,17 @@ import {
   type ConfirmGate,
   type TradescriptBridgeEventMap,
 } from '../../../src/element/index.js';
-import type { Grant } from '../../../src/protocol/index.js';
 import type { TerminalHost } from '../../../src/sdk/index.js';
-import type { PairingBanner } from '../ui/pairingBanner.js';
-import type { StatusPill } from '../ui/statusPill.js';
+import { showDock, showGrant, wireDock, type DockChrome } from './dockChrome.js';
 import { loadConfig } from './pairing.js';
 import type { QuietBridgeElement } from './quietBridgeElement.js';
 
 type StatusEvent = TradescriptBridgeEventMap[typeof STATUS_EVENT];
 type GrantEvent = TradescriptBridgeEventMap[typeof GRANT_EVENT];
 
-const GRANT_LABELS: Readonly<Record<Grant, string>> = { read: 'Read only', write: 'Read & write', trade: 'Trade' };
-
-/** What the dock is wired to. */
-export interface BridgeDockParts {
+/** What the dock is wired to: the header's parts and the element in the dock. */
+export interface BridgeDockParts extends DockChrome {
   element: QuietBridgeElement;
-  /** The element's container, shown and hidden. */
-  dock: HTMLElement;
-  /** The header button that opens the dock and shows the grant. */
-  toggle: HTMLButtonElement;
-  pill: StatusPill;
-  banner: PairingBanner;
 }
 
 /** The page's side of the bridge element. */
@@ -44,15 +34,10 @@ export class BridgeDock {
   private last: BridgeStatus = { state: 'connecting', sessionId: null, attachments: [], message: null };
 
   constructor(private readonly parts: BridgeDockParts) {
-    const { element, toggle, pill } = parts;
+    const { element } = parts;
     element.addEventListener(STATUS_EVENT, (event) => this.report((event as StatusEvent).detail));
-    element.addEventListener(GRANT_EVENT, (event) => this.showGrant((event as GrantEvent).detail.grant));
-    toggle.addEventListener('click', () => this.setOpen(parts.dock.hidden));
-    pill.onClick(() => this.setOpen(parts.dock.hidden));
-    parts.banner.onEnterCode(() => this.setOpen(true));
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && !parts.dock.hidden) this.setOpen(false);
-    });
+    element.addEventListener(GRANT_EVENT, (event) => showGrant(parts.toggle, (event as GrantEvent).detail.grant));
+    wireDock(parts, (open) => this.setOpen(open));
     this.report(this.last);
   }
 
@@ -60,7 +45,7 @@ export class BridgeDock {
   attach(host: TerminalHost, gate: ConfirmGate): void {
     this.parts.element.confirmGate = this.parts.element.confirmingGate(gate, () => this.setOpen(true));
     this.parts.element.host = host;
-    this.showGrant(host.grant);
+    showGrant(this.parts.toggle, host.grant);
   }
 
   /** Fetches the relay address from this origin; without one the terminal stays unpaired. */
@@ -86,20 +71,13 @@ export class BridgeDock {
 
   /** Opens or closes the dock. */
   setOpen(open: boolean): void {
-    this.parts.dock.hidden = !open;
+    showDock(this.parts, open);
     this.parts.element.setCollapsed(!open);
-    this.parts.toggle.setAttribute('aria-expanded', String(open));
   }
 
   private report(status: BridgeStatus): void {
     this.last = status;
     this.parts.pill.show(status);
     this.parts.banner.show(status);
-  }
-
-  private showGrant(grant: Grant): void {
-    const { toggle } = this.parts;
-    toggle.dataset['grant'] = grant;
-    toggle.textContent = `Agents: ${GRANT_LABELS[grant]}`;
   }
 }

@@ -48,6 +48,8 @@ export interface ChartPaneOptions {
 export class ChartPane implements ChartModel {
   readonly chartId: string;
   readonly lines: TradingLineStore;
+  /** The element lightweight-charts draws in: what {@link screenshot} shows, on screen. */
+  readonly surface: HTMLElement;
   private readonly market: MarketSimulator;
   private readonly frames: FrameBatcher;
   private readonly chart: IChartApi;
@@ -85,6 +87,7 @@ export class ChartPane implements ChartModel {
       ...(options.onClose ? { onClose: options.onClose } : {}),
     });
     const canvasHost = el('div', { class: 'chart-canvas' });
+    this.surface = canvasHost;
     options.root.append(this.toolbar.element, el('div', { class: 'chart-body' }, [canvasHost, this.legend.element]));
     this.chart = createChart(canvasHost, chartOptions());
     ({ candles: this.candles, volume: this.volume } = addPriceSeries(this.chart));

@@ -5,7 +5,7 @@
  */
 import type { Target } from '../../../src/protocol/index.js';
 import { createTerminalHost } from '../../../src/sdk/index.js';
-import type { ConfirmHandler, TerminalHost } from '../../../src/sdk/index.js';
+import type { ConfirmHandler, RenderSource, TerminalHost } from '../../../src/sdk/index.js';
 import { demoChannels, provideQuotes } from '../channels/provideChannels.js';
 import type { SourceMeter } from '../channels/sourceMeter.js';
 import type { Interval } from '../market/candles.js';
@@ -49,6 +49,15 @@ export interface ChartSpec {
   closable: boolean;
 }
 
+/** Each widget target this module registers, with its panel (its DOM render source). */
+export function widgetPanels(panel: (testId: string) => HTMLElement): Map<string, HTMLElement> {
+  return new Map([
+    [WIDGET_IDS.watchlist, panel('panel-watchlist')],
+    ...PANEL_WIDGETS.map(({ widgetId, testId }) => [widgetId, panel(testId)] as const),
+    [WIDGET_IDS.terminal, panel('terminal')],
+  ]);
+}
+
 /** What the terminal mounts. */
 export interface TerminalParts {
   market: MarketSimulator;
@@ -58,8 +67,8 @@ export interface TerminalParts {
   meter: SourceMeter;
   /** Declares `diagnostics.ticks` in the catalog. */
   diagnostics: boolean;
-  /** The element's confirm gate handler ("confirm trades"). */
-  confirm: ConfirmHandler;
+  /** The element's confirm gate handler ("confirm trades"); none through the extension, which has no such mode. */
+  confirm?: ConfirmHandler;
   /** Finds a panel element by its `data-testid`. */
   panel: (testId: string) => HTMLElement;
   /** Facts about the whole terminal for its widget's context. */
@@ -76,7 +85,7 @@ export interface MountedTerminal {
 export function mountTerminal(parts: TerminalParts): MountedTerminal {
   const host = createTerminalHost({
     environment: 'paper',
-    confirm: parts.confirm,
+    ...(parts.confirm ? { confirm: parts.confirm } : {}),
     channels: demoChannels(parts.diagnostics),
     sessionLabel: 'Paper trading session',
   });
@@ -108,22 +117,25 @@ export function mountTerminal(parts: TerminalParts): MountedTerminal {
 }
 
 function registerWidgets(host: TerminalHost, parts: TerminalParts): void {
+  const panels = widgetPanels(parts.panel);
+  const render = (widgetId: string): RenderSource => {
+    const element = panels.get(widgetId);
+    if (!element) throw new Error(`No panel for widget ${widgetId}.`);
+    return { kind: 'dom', element };
+  };
   const watchlist = { scope: 'widget', widgetId: WIDGET_IDS.watchlist } as const;
   host.registerTarget(watchlist, {
     label: 'Watchlist',
     surfacePolicy: WATCHLIST_POLICY,
     state: () => ({ symbols: parts.watchlist.symbols() }),
-    render: { kind: 'dom', element: parts.panel('panel-watchlist') },
+    render: render(WIDGET_IDS.watchlist),
   });
   host.mount(watchlist, watchlistController, watchlistControls(parts.watchlist, parts.market));
-  for (const { widgetId, label, testId } of PANEL_WIDGETS) {
-    host.registerTarget(
-      { scope: 'widget', widgetId },
-      { label, render: { kind: 'dom', element: parts.panel(testId) } },
-    );
+  for (const { widgetId, label } of PANEL_WIDGETS) {
+    host.registerTarget({ scope: 'widget', widgetId }, { label, render: render(widgetId) });
   }
   host.registerTarget(
     { scope: 'widget', widgetId: WIDGET_IDS.terminal },
-    { label: 'Whole terminal', state: parts.terminalState, render: { kind: 'dom', element: parts.panel('terminal') } },
+    { label: 'Whole terminal', state: parts.terminalState, render: render(WIDGET_IDS.terminal) },
   );
 }

@@ -1,12 +1,19 @@
 /**
  * The banner under the header when the terminal is not paired: the reason and
- * the command that prints a fresh pairing link.
+ * the command that prints a fresh pairing link. Through the extension, it
+ * also shows while the extension has not linked the tab (not installed, the
+ * site not allowed, or revoked), and the code goes into the extension's popup.
  */
 import type { BridgeStatus } from '../../../src/bridge/types.js';
+import type { BridgeMode } from '../bridge/bridgeMode.js';
 import { PAIR_COMMAND } from '../bridge/pairing.js';
 import { el, setText } from './dom.js';
 
 const DEFAULT_MESSAGE = 'This terminal is not paired with a TradeScript MCP server.';
+const HINTS: Readonly<Record<BridgeMode, string>> = {
+  element: 'For a fresh pairing link run',
+  extension: 'Pair the extension in its popup with a code from',
+};
 
 /** The pairing banner. */
 export class PairingBanner {
@@ -20,7 +27,14 @@ export class PairingBanner {
     attrs: { type: 'button', 'data-testid': 'pairing-enter-code' },
   });
 
-  constructor(private readonly root: HTMLElement) {
+  private readonly hint: HTMLElement;
+  private readonly command: HTMLElement;
+  private readonly copy: HTMLElement;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly mode: BridgeMode = 'element',
+  ) {
     const command = el('code', {
       class: 'banner-command',
       text: PAIR_COMMAND,
@@ -33,10 +47,14 @@ export class PairingBanner {
         () => setText(copy, 'Copy failed'),
       );
     });
+    this.hint = el('span', { class: 'banner-hint', text: HINTS[mode] });
+    this.command = command;
+    this.copy = copy;
+    this.enter.hidden = mode === 'extension';
     root.replaceChildren(
       el('span', { class: 'banner-icon', text: '!' }),
       this.message,
-      el('span', { class: 'banner-hint', text: 'For a fresh pairing link run' }),
+      this.hint,
       command,
       copy,
       this.enter,
@@ -49,9 +67,12 @@ export class PairingBanner {
     this.enter.addEventListener('click', open);
   }
 
-  /** Shows the banner while unpaired, with the bridge's message. */
+  /** Shows the banner while unpaired (or, through the extension, unlinked), with the bridge's message. */
   show(status: BridgeStatus): void {
-    this.root.hidden = status.state !== 'unpaired';
+    const unpaired = status.state === 'unpaired';
+    const unlinked = this.mode === 'extension' && status.state === 'disconnected' && status.message !== null;
+    this.root.hidden = !unpaired && !unlinked;
+    for (const part of [this.hint, this.command, this.copy]) part.hidden = !unpaired;
     const text = status.message ?? DEFAULT_MESSAGE;
     if (this.message.dataset['text'] === text) return;
     this.message.dataset['text'] = text;
