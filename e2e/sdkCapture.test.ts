@@ -2,7 +2,10 @@
  * SPEC §8 and §12 in real Chromium: the host SDK captures a styled DOM widget
  * (snapdom, loaded only on first use), a widget with html-to-image when the
  * host selects it, and a canvas chart, each into a transferable, origin-clean
- * ImageBitmap within the pixel budget; a session target is refused.
+ * ImageBitmap within the pixel budget; a session target is refused. A DOM
+ * widget holding a canvas is captured in layers: the canvas drawn from its
+ * own pixels, what paints over it (a legend) drawn over it; a widget over
+ * the layer budget is cut into several layers and still comes out whole.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +20,7 @@ interface Seen {
   bitmapWidth?: number;
   bitmapHeight?: number;
   pixel?: number[];
+  pixels?: number[][];
   transferred?: boolean;
   longestTaskMs?: number;
 }
@@ -32,8 +36,18 @@ async function openPage(deviceScaleFactor = 1): Promise<{ page: Page; errors: st
   return opened;
 }
 
-const capture = (page: Page, name: string, maxPixels: number, at?: [number, number]): Promise<Seen> =>
-  page.evaluate(([n, m, a]) => window.sdkCaptureTest.capture(n, m, a), [name, maxPixels, at] as const);
+const capture = (
+  page: Page,
+  name: string,
+  maxPixels: number,
+  at?: [number, number],
+  more: Array<[number, number]> = [],
+): Promise<Seen> =>
+  page.evaluate(([n, m, a, p]) => window.sdkCaptureTest.capture(n, m, a, p), [name, maxPixels, at, more] as const);
+
+/** True when an RGBA pixel is within 40 of each of `rgb`'s channels. */
+const near = (pixel: number[] | undefined, rgb: [number, number, number]): boolean =>
+  pixel !== undefined && rgb.every((value, i) => Math.abs((pixel[i] ?? -999) - value) <= 40);
 
 const loaded = (pattern: RegExp): boolean => served.requested.some((path) => pattern.test(path));
 
@@ -110,6 +124,63 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect((small.bitmapWidth ?? 0) * (small.bitmapHeight ?? 0)).toBeLessThanOrEqual(60_000);
     expect(small.pixel).toEqual([0, 0, 255, 255]);
     expect(small.transferred).toBe(true);
+  });
+
+  it('SPEC §8 a canvas inside a DOM widget is drawn from its pixels, under the legend that paints over it', async () => {
+    const { page, errors } = await openPage();
+    const layers = await page.evaluate(() => window.sdkCaptureTest.layers('#chartWidget', 200));
+    expect(layers).toEqual(['dom#chartWidget', 'pixels#inner', 'dom.legend']);
+    // Header (DOM), canvas (its pixels), legend (over the canvas), the canvas's corner under the rounded clip.
+    const seen = await capture(
+      page,
+      'chartWidget',
+      12 * 1024 * 1024,
+      [0.5, 0.05],
+      [
+        [0.8, 0.8],
+        [0.1875, 0.25],
+        [0.999, 0.999],
+      ],
+    );
+    expect(seen).toMatchObject({ ok: true, width: 320, height: 200, bitmapWidth: 320, bitmapHeight: 200 });
+    expect(near(seen.pixel, [0, 128, 0])).toBe(true);
+    const [canvasPixel, legendPixel, cornerPixel] = seen.pixels ?? [];
+    expect(near(canvasPixel, [255, 0, 255])).toBe(true);
+    expect(near(legendPixel, [255, 255, 0])).toBe(true);
+    expect(cornerPixel?.[3]).toBe(0);
+    expect(seen.transferred).toBe(true);
+    const small = await capture(page, 'chartWidget', 16_000, [0.5, 0.05], [[0.8, 0.8]]);
+    expect((small.bitmapWidth ?? 0) * (small.bitmapHeight ?? 0)).toBeLessThanOrEqual(16_000);
+    expect(near(small.pixels?.[0], [255, 0, 255])).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('SPEC §12 a widget over the layer budget is cut into several layers and comes out whole', async () => {
+    const { page, errors } = await openPage();
+    const layers = await page.evaluate(() => window.sdkCaptureTest.layers('#heavy', 200));
+    expect(layers.length).toBeGreaterThanOrEqual(3);
+    expect(layers.every((layer) => layer.startsWith('dom'))).toBe(true);
+    const seen = await capture(
+      page,
+      'heavy',
+      12 * 1024 * 1024,
+      [1 / 6, 0.5],
+      [
+        [0.5, 0.5],
+        [5 / 6, 0.5],
+      ],
+    );
+    expect(seen).toMatchObject({ ok: true, width: 600, height: 300 });
+    expect(near(seen.pixel, [200, 0, 0])).toBe(true);
+    expect(near(seen.pixels?.[0], [0, 0, 200])).toBe(true);
+    expect(near(seen.pixels?.[1], [0, 200, 0])).toBe(true);
+    // Captured again while unchanged: the engine's memo serves the layers.
+    const again = await capture(page, 'heavy', 12 * 1024 * 1024, [1 / 6, 0.5]);
+    expect(near(again.pixel, [200, 0, 0])).toBe(true);
+    console.info(
+      `sdkCapture: 600×300 widget in ${layers.length} layers, longest main-thread task ${seen.longestTaskMs} ms first, ${again.longestTaskMs} ms again`,
+    );
+    expect(errors).toEqual([]);
   });
 
   it('SPEC §3 a session target is target_not_renderable; a target without a render source too', async () => {

@@ -1,33 +1,33 @@
 /**
  * DOM widget capture (SPEC §8). The snapshot engines load on first use
  * (dynamic `import()`, their own chunks: SPEC §12). Default `@zumer/snapdom`
- * with `fast: false` (the clone yields to the page about every frame), rows
- * the widget's scroll boxes hide left out (`excludeMode: "hide"`), rasterized
- * with `toCanvas` at a pixel ratio already within the budget, then made an
- * `ImageBitmap` so the bridge worker can take it by transfer, scale and encode.
- * `html-to-image` is the selectable alternative.
+ * with `fast: false` (the clone yields to the page about every frame), in
+ * layers (layerPlan.ts): canvases drawn from their own pixels, heavy
+ * containers cut so each rasterization is a short task, unchanged layers
+ * reused; rows the widget's scroll boxes hide are left out; all drawn at a
+ * pixel ratio already within the budget into one `ImageBitmap` the bridge
+ * worker takes by transfer, scales and encodes. `html-to-image` is the
+ * selectable alternative (one pass over the whole widget).
  */
 import type { CaptureOutcome, RenderSource } from '../types.js';
 import { bitmapWithin, releaseCanvas, yieldToMain } from './bitmap.js';
+import { compositeLayers } from './layerComposite.js';
+import { planLayers, type PlanOptions } from './layerPlan.js';
 import { rasterRatio, rasterSize } from './sizing.js';
 import { scrolledOutOfView } from './scrollHidden.js';
 
 type DomRender = Extract<RenderSource, { kind: 'dom' }>;
 
-async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {
+/** How finely the default engine cuts a widget (measured on the demo terminal, bench table 4). */
+const PLAN: PlanOptions = { budget: 200 };
+
+async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<ImageBitmap> {
   const { snapdom } = await import('@zumer/snapdom');
   // The first import evaluates the engine in this task: let the page have a turn before cloning.
   await yieldToMain();
-  const result = await snapdom(element, {
-    fast: false,
-    dpr: ratio,
-    scale: 1,
-    exclude: hidden.size > 0 ? (el: Element) => hidden.has(el) : undefined,
-    excludeMode: 'hide',
-  });
-  // Cloning and styling were one run of small tasks; the raster is another.
-  await yieldToMain();
-  return result.toCanvas();
+  const box = element.getBoundingClientRect();
+  const layers = planLayers(element, hidden, PLAN);
+  return compositeLayers(snapdom, element, box, layers, ratio);
 }
 
 async function withHtmlToImage(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {
@@ -46,18 +46,19 @@ export async function captureDom(render: DomRender, maxPixels: number): Promise<
   const deviceRatio = globalThis.devicePixelRatio || 1;
   const ratio = rasterRatio(box.width, box.height, deviceRatio, maxPixels);
   const hidden = scrolledOutOfView(element);
-  const engine = render.engine === 'html-to-image' ? withHtmlToImage : withSnapdom;
-  const canvas = await engine(element, ratio, hidden);
+  const bitmap =
+    render.engine === 'html-to-image'
+      ? await viaCanvas(withHtmlToImage(element, ratio, hidden), maxPixels)
+      : await bitmapWithin(await withSnapdom(element, ratio, hidden), maxPixels);
+  const full = rasterSize(box.width, box.height, deviceRatio);
+  return { ok: true, bitmap, width: Math.max(full.width, bitmap.width), height: Math.max(full.height, bitmap.height) };
+}
+
+async function viaCanvas(rendering: Promise<HTMLCanvasElement>, maxPixels: number): Promise<ImageBitmap> {
+  const canvas = await rendering;
   await yieldToMain();
   try {
-    const bitmap = await bitmapWithin(canvas, maxPixels);
-    const full = rasterSize(box.width, box.height, deviceRatio);
-    return {
-      ok: true,
-      bitmap,
-      width: Math.max(full.width, bitmap.width),
-      height: Math.max(full.height, bitmap.height),
-    };
+    return await bitmapWithin(canvas, maxPixels);
   } finally {
     releaseCanvas(canvas);
   }

@@ -1,0 +1,147 @@
+/**
+ * Rasterizing one DOM layer with snapdom (SPEC §8). The children a layer
+ * leaves to layers of their own, and the rows its scroll boxes hide, become
+ * empty shells: a shallow clone with the element's own computed style (so
+ * grid placement, margins and size hold) made invisible. The options carry
+ * no function, so snapdom keeps its memo: an unchanged layer comes back as
+ * the same result, and its raster is reused instead of drawn again.
+ */
+
+/** What a layer plugin's hooks see of a capture. */
+interface EngineContext {
+  element: Element;
+  clone?: HTMLElement | SVGElement | null;
+}
+
+/** A snapdom plugin, as far as layers use one. */
+interface EnginePlugin {
+  name: string;
+  pure: boolean;
+  resolveNode(node: Element, context: EngineContext): Node | undefined;
+  afterClone(context: EngineContext): void;
+}
+
+/** The capture options a layer passes; the hide key is ours, so the engine's memo changes with it. */
+interface EngineOptions {
+  fast: boolean;
+  dpr: number;
+  scale: number;
+  outerShadows: boolean;
+  plugins: EnginePlugin[];
+  tradescriptHide: string;
+}
+
+/** A capture result, as far as layers use one. */
+interface EngineResult {
+  readonly meta: { vbW: number; vbH: number; contentX: number; contentY: number };
+  toCanvas(): Promise<HTMLCanvasElement>;
+}
+
+/**
+ * The part of `@zumer/snapdom`'s API layers use, typed here so the engine's
+ * module is only ever named in the dynamic import that loads it (SPEC §12).
+ */
+export type LayerEngine = (element: Element, options: EngineOptions) => Promise<EngineResult>;
+
+/** A rasterized layer and where its element's border box sits in it (CSS px). */
+export interface LayerRaster {
+  canvas: HTMLCanvasElement;
+  /** The raster's size and the border box's offset in it, in CSS px. */
+  width: number;
+  height: number;
+  offsetX: number;
+  offsetY: number;
+}
+
+const SHELL = 'data-tradescript-shell';
+/** What each layer element hides, read by the plugin during that element's clone. */
+const shells = new WeakMap<Element, ReadonlySet<Element>>();
+/** The last raster of each layer element, with the snapdom result it came from. */
+const rasters = new WeakMap<Element, { result: EngineResult; raster: LayerRaster }>();
+
+function shellOf(node: Element): Element {
+  const shell = node.cloneNode(false) as Element;
+  shell.setAttribute(SHELL, '');
+  for (const attribute of ['src', 'srcset', 'poster']) shell.removeAttribute(attribute);
+  return shell;
+}
+
+/**
+ * Holds the cloned root at its element's border box: out of its parent, an
+ * absolutely positioned element sized by its insets would otherwise take
+ * another width (a chart legend then wraps or truncates).
+ */
+function pinBox(clone: HTMLElement | SVGElement, element: Element): void {
+  const rect = element.getBoundingClientRect();
+  const pins: Array<[string, string]> = [
+    ['box-sizing', 'border-box'],
+    ['width', `${rect.width}px`],
+    ['height', `${rect.height}px`],
+    ['min-width', '0'],
+    ['min-height', '0'],
+    ['max-width', 'none'],
+    ['max-height', 'none'],
+    ['margin', '0'],
+    ['inset', 'auto'],
+  ];
+  for (const [name, value] of pins) clone.style.setProperty(name, value, 'important');
+}
+
+/** One plugin object for every capture: snapdom's memo keys on its identity. */
+const shellPlugin: EnginePlugin = {
+  name: 'tradescript-layer-shells',
+  // Deterministic for a given hide set, and that set is part of the capture options.
+  pure: true,
+  resolveNode(node, context) {
+    return shells.get(context.element)?.has(node) ? shellOf(node) : undefined;
+  },
+  afterClone(context) {
+    const clone = context.clone;
+    if (!clone) return;
+    pinBox(clone, context.element);
+    for (const shell of clone.querySelectorAll<HTMLElement | SVGElement>(`[${SHELL}]`)) {
+      shell.removeAttribute(SHELL);
+      shell.style.setProperty('visibility', 'hidden', 'important');
+    }
+  },
+};
+
+/** A stable description of a hide set (child-index paths), so the options change exactly when it does. */
+function hideKey(element: Element, hide: readonly Element[]): string {
+  const paths = hide.map((node) => {
+    const steps: number[] = [];
+    for (let at: Element | null = node; at && at !== element; at = at.parentElement) {
+      steps.push(at.parentElement ? Array.prototype.indexOf.call(at.parentElement.children, at) : -1);
+    }
+    return steps.reverse().join('.');
+  });
+  return paths.sort().join(' ');
+}
+
+/** Rasterizes `element` at `ratio` with `hide` left as empty boxes; `root` says it is the widget itself. */
+export async function rasterLayer(
+  snapdom: LayerEngine,
+  element: HTMLElement,
+  hide: readonly Element[],
+  ratio: number,
+  root: boolean,
+): Promise<LayerRaster> {
+  shells.set(element, new Set(hide));
+  const result = await snapdom(element, {
+    fast: false,
+    dpr: ratio,
+    scale: 1,
+    // A layer's shadow falls on the layers under it; the widget's own edge stays as before.
+    outerShadows: !root,
+    plugins: [shellPlugin],
+    tradescriptHide: hideKey(element, hide),
+  });
+  const cached = rasters.get(element);
+  if (cached?.result === result) return cached.raster;
+  const meta = result.meta;
+  const canvas = await result.toCanvas();
+  const raster = { canvas, width: meta.vbW, height: meta.vbH, offsetX: meta.contentX, offsetY: meta.contentY };
+  if (cached) cached.raster.canvas.width = 0;
+  rasters.set(element, { result, raster });
+  return raster;
+}
