@@ -1,0 +1,82 @@
+/**
+ * The capture methods table 4 times for one widget: `tradescript_snapshot`
+ * (ours) in a build's tab, and, in this build's tab only, the anchors:
+ * html-to-image `toPng` on the main thread and Chromium's
+ * `Page.captureScreenshot` of the widget's clip.
+ */
+
+/**
+ * @param {import('../run.mjs').TableContext} ctx
+ * @param {{ terminal: any, build: string, widget: { widgetId: string, selector: string }, rect: any, cdp: any, missing: string | null, mainPage: any }} setup
+ */
+export function captureMethods(ctx, setup) {
+  const { terminal, widget } = setup;
+  const compare = setup.build !== 'this build';
+  const ours = {
+    id: compare ? 'oursCompare' : 'ours',
+    label: compare ? 'tradescript_snapshot, compare build' : 'tradescript_snapshot (ours), stdio',
+    page: terminal.page,
+    trials: ctx.quick ? 5 : 9,
+    missing: setup.missing,
+    run: async () => {
+      const result = await terminal.callTool('tradescript_snapshot', {
+        sessionId: terminal.sessionId,
+        target: { scope: 'widget', widgetId: widget.widgetId },
+      });
+      if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
+      const image = result.content.find((c) => c.type === 'image');
+      return { bytes: image ? Buffer.byteLength(image.data, 'base64') : 0 };
+    },
+  };
+  if (compare) return [ours];
+  return [ours, htmlToImage(ctx, setup), cdpScreenshot(ctx, setup)];
+}
+
+function htmlToImage(ctx, setup) {
+  return {
+    id: 'htmlToImage',
+    label: 'html-to-image toPng, main thread',
+    page: setup.mainPage,
+    trials: ctx.quick ? 1 : 3,
+    missing: null,
+    run: async () => {
+      const length = await setup.mainPage.evaluate(async (selector) => {
+        const url = await /** @type {any} */ (window).htmlToImage.toPng(document.querySelector(selector));
+        return url.length;
+      }, setup.widget.selector);
+      return { bytes: Math.round((length * 3) / 4) };
+    },
+  };
+}
+
+function cdpScreenshot(ctx, setup) {
+  return {
+    id: 'cdp',
+    label: 'Chromium Page.captureScreenshot (CDP)',
+    page: setup.mainPage,
+    trials: ctx.quick ? 5 : 15,
+    missing: null,
+    run: async () => {
+      const { data } = await setup.cdp.send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...setup.rect, scale: 1 },
+      });
+      return { bytes: Buffer.byteLength(data, 'base64') };
+    },
+  };
+}
+
+/** Why `tradescript_snapshot` of the widget cannot be measured in this terminal yet, or null. */
+export async function whyOursCannotCapture(terminal, widgetId) {
+  if (!terminal.tools.includes('tradescript_snapshot')) return 'tradescript_snapshot is not in tools/list yet';
+  const context = await terminal.callTool('tradescript_get_context', {
+    sessionId: terminal.sessionId,
+    target: { scope: 'session' },
+  });
+  const entry = (context.structuredContent?.data?.availableTargets ?? []).find(
+    (t) => t.target.scope === 'widget' && t.target.widgetId === widgetId,
+  );
+  if (!entry) return `the demo lists no ${widgetId} widget target`;
+  if (entry.renderable !== true) return `the demo's ${widgetId} widget is not renderable yet (availableTargets)`;
+  return null;
+}
