@@ -27,6 +27,7 @@ async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Elem
   await yieldToMain();
   const box = element.getBoundingClientRect();
   const layers = planLayers(element, hidden, PLAN);
+  await yieldToMain();
   return compositeLayers(snapdom, element, box, layers, ratio);
 }
 
@@ -45,6 +46,8 @@ export async function captureDom(render: DomRender, maxPixels: number): Promise<
   if (!element.isConnected || box.width < 1 || box.height < 1) return null;
   const deviceRatio = globalThis.devicePixelRatio || 1;
   const ratio = rasterRatio(box.width, box.height, deviceRatio, maxPixels);
+  // Reading the page's layout is work of its own (the request arrived in a task that may already be busy).
+  await yieldToMain();
   const hidden = scrolledOutOfView(element);
   const bitmap =
     render.engine === 'html-to-image'

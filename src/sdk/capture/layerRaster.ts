@@ -6,6 +6,7 @@
  * no function, so snapdom keeps its memo: an unchanged layer comes back as
  * the same result, and its raster is reused instead of drawn again.
  */
+import { yieldToMain } from './bitmap.js';
 
 /** What a layer plugin's hooks see of a capture. */
 interface EngineContext {
@@ -127,6 +128,8 @@ export async function rasterLayer(
   root: boolean,
 ): Promise<LayerRaster> {
   shells.set(element, new Set(hide));
+  // Each step starts a task of its own: chained on the last one's microtasks, they would add up into one long task.
+  await yieldToMain();
   const result = await snapdom(element, {
     fast: false,
     dpr: ratio,
@@ -139,6 +142,7 @@ export async function rasterLayer(
   const cached = rasters.get(element);
   if (cached?.result === result) return cached.raster;
   const meta = result.meta;
+  await yieldToMain();
   const canvas = await result.toCanvas();
   const raster = { canvas, width: meta.vbW, height: meta.vbH, offsetX: meta.contentX, offsetY: meta.contentY };
   if (cached) cached.raster.canvas.width = 0;
