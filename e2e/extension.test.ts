@@ -200,6 +200,16 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
       ]);
   });
 
+  it('SPEC §2 §10 the grant set in the popup reaches the demo’s header (the extension sets host.grant)', async () => {
+    const card = popup.site(demoOrigin);
+    await popup.page.bringToFront();
+    await card.locator('button[data-grant=read]').click();
+    await expect.poll(async () => (await demoView(demo)).toggle).toBe('Agents: Read only');
+    expect(await demo.evaluate(() => window.__tradescriptDemo!.host.grant)).toBe('read');
+    await card.locator('button[data-grant=write]').click();
+    await expect.poll(async () => (await demoView(demo)).toggle).toBe('Agents: Read & write');
+  });
+
   it('SPEC §9 the demo in extension mode never learns the relay’s address or credential: no config fetch, nothing kept', async () => {
     expect(requested).not.toContain('/tradescript-config.json');
     const dump = await pageStorageDump(demo);
