@@ -17,10 +17,12 @@ export const ACTIVITY_DB_NAME = 'tradescript-element';
 export const ACTIVITY_CAPACITY = 200;
 
 /**
- * Writes wait this long so they leave the page after the call's answer and share
- * one transaction: a write per call competed with the operation ledger's own.
+ * Writes wait for the next task, so they start after the call's answer has left
+ * the page (a write inside the call's own task competed with the operation
+ * ledger's), and entries of one burst share one transaction. Longer would risk
+ * losing the last entries to a reload.
  */
-const FLUSH_DELAY_MS = 250;
+const FLUSH_DELAY_MS = 0;
 /** The store is trimmed back to capacity once this many rows were added since the last trim. */
 const TRIM_SLACK = 50;
 
@@ -86,8 +88,7 @@ export class ActivityStore {
   }
 
   /**
-   * Keeps one entry. Entries arriving within {@link FLUSH_DELAY_MS} share one
-   * transaction; the origin's oldest rows beyond the capacity are dropped every
+   * Keeps one entry. Entries arriving in the same task share one transaction; the origin's oldest rows beyond the capacity are dropped every
    * {@link TRIM_SLACK} rows (reads show the newest {@link ACTIVITY_CAPACITY}).
    * A page being hidden writes at once.
    */
