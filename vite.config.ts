@@ -18,6 +18,7 @@ const candidates: Record<string, string> = {
   sdk: 'src/sdk/index.ts',
   bridge: 'src/bridge/index.ts',
   element: 'src/element/index.ts',
+  extension: 'src/bridge/extension/index.ts',
 };
 
 const root = fileURLToPath(new URL('.', import.meta.url));
