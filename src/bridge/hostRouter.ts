@@ -1,14 +1,15 @@
 /**
  * Routes a relay request of the page's session: subscribe and snapshot are
  * served in the worker itself (SPEC §7, §8); context, list, call and batch go
- * to the host SDK on the main thread through the page port and run in the
- * SDK's dispatcher. Cancellation and progress cross as their own calls.
+ * to the host SDK on the main thread (the page's call port, or the extension's
+ * tab link) and run in the SDK's dispatcher. Cancellation and progress cross
+ * as their own messages.
  */
 import { makeError, type Environment, type RequestFrame } from '../protocol/index.js';
 import type { SessionRequest } from '../sdk/types.js';
 import type { HandlerHooks, HandlerResult, RequestHandler } from './sessions.js';
 
-/** The page calls the router reaches; each returns a promise across comlink. */
+/** The host calls the router reaches: the call port's client, or the extension's tab client. */
 export interface HostCalls {
   handle(request: SessionRequest): Promise<HandlerResult['outcome']>;
   cancel(requestId: string): Promise<void> | void;

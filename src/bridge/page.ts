@@ -13,6 +13,7 @@
 import { proxy, releaseProxy, transfer, wrap } from 'comlink';
 import type { SessionInfo } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
+import { serveCalls } from './callServer.js';
 import { EventBatcher } from './eventBatch.js';
 import { createPagePort } from './pagePort.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './types.js';
@@ -79,12 +80,13 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     keepSessionId(status.sessionId);
     options.onStatus?.(status);
   };
-  // Subscription events travel on their own port, in batches (see eventBatch.ts).
+  // Requests (callServer.ts) and subscription events (eventBatch.ts) travel on their own ports.
+  const calls = new MessageChannel();
+  const stopServing = serveCalls(host, calls.port1);
   const events = new MessageChannel();
   const batcher = new EventBatcher(events.port1);
   const port = createPagePort(
     host,
-    (id, progress, total) => void remote.reportProgress(id, progress, total).catch(ignore),
     {
       status: report,
       grantProposed: (grant) => options.onGrantProposed?.(grant),
@@ -100,7 +102,8 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     info: sessionInfo(host, title),
     agentVersion: BRIDGE_VERSION,
   };
-  const started: Promise<boolean> = remote.start(config, proxy(port), transfer(events.port2, [events.port2])).then(
+  const ports = transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]);
+  const started: Promise<boolean> = remote.start(config, proxy(port), ports).then(
     () => true,
     () => {
       report({
@@ -127,6 +130,8 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
         .catch(ignore)
         .finally(() => {
           stopListening();
+          stopServing();
+          calls.port1.close();
           events.port1.close();
           remote[releaseProxy]();
           worker.terminate();

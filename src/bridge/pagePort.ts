@@ -1,9 +1,8 @@
 /**
- * The page side of the worker contract: runs the worker's requests through the
- * host SDK on the main thread, keeping one AbortController per request so a
- * `cancel` from the relay reaches the SDK's signal; starts and stops binding
- * sources whose events go to the worker in batches (`eventBatch.ts`); and
- * hands a capture's ImageBitmap to the worker as a transfer, never a copy.
+ * The page side of the worker's comlink contract (requests travel on the call
+ * port instead, see `callServer.ts`): starts and stops binding sources whose
+ * events go to the worker in batches (`eventBatch.ts`), and hands a capture's
+ * ImageBitmap to the worker as a transfer, never a copy.
  */
 import { transfer } from 'comlink';
 import type { ErrorObject } from '../protocol/index.js';
@@ -30,36 +29,11 @@ const NO_EVENT_PORT: ErrorObject = {
 };
 
 /** The host calls the page port uses. */
-export type PortHost = Pick<TerminalHost, 'handle' | 'catalog' | 'startBinding' | 'stopBinding' | 'capture'>;
+export type PortHost = Pick<TerminalHost, 'catalog' | 'startBinding' | 'stopBinding' | 'capture'>;
 
-/**
- * Builds the page port for `host`; `reportProgress` forwards a request's
- * progress to the worker, `events` carries binding events (without it a
- * binding cannot start).
- */
-export function createPagePort(
-  host: PortHost,
-  reportProgress: (requestId: string, progress: number, total?: number) => void,
-  callbacks: PagePortCallbacks,
-  events?: EventBatcher,
-): PagePort {
-  const controllers = new Map<string, AbortController>();
+/** Builds the page port for `host`; `events` carries binding events (without it a binding cannot start). */
+export function createPagePort(host: PortHost, callbacks: PagePortCallbacks, events?: EventBatcher): PagePort {
   return {
-    async handle(request) {
-      const controller = new AbortController();
-      controllers.set(request.id, controller);
-      try {
-        return await host.handle(request, {
-          signal: controller.signal,
-          progress: (progress, total) => reportProgress(request.id, progress, total),
-        });
-      } finally {
-        controllers.delete(request.id);
-      }
-    },
-    cancel(requestId) {
-      controllers.get(requestId)?.abort(new Error('The MCP client cancelled this request.'));
-    },
     catalog: () => host.catalog(),
     status: (status) => callbacks.status(status),
     grantProposed: (grant) => callbacks.grantProposed(grant),

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { expose, proxy, wrap, type Remote } from 'comlink';
+import { expose, proxy, transfer, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { makeError, type BrowserFrame, type Grant, type Operation } from '../protocol/index.js';
@@ -11,6 +11,7 @@ import type {
   SessionOutcome,
   SessionRequest,
 } from '../sdk/types.js';
+import { serveCalls } from './callServer.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
 import { createPagePort, type PortHost } from './pagePort.js';
 import { createBridgeRuntime } from './runtime.js';
@@ -18,7 +19,7 @@ import { ScriptedRelay, requestFrame, type PeerRecord } from './testing/scripted
 import type { BridgeStatus } from './types.js';
 import type { BridgeRuntimeApi, RuntimeConfig } from './workerApi.js';
 
-/** The part of a host the page port uses, answering from a script. */
+/** The part of a host the page port and the call port use, answering from a script. */
 class ScriptedHost implements PortHost {
   readonly requests: SessionRequest[] = [];
   answer: (request: SessionRequest, hooks: RequestHooks) => Promise<SessionOutcome> = () =>
@@ -44,6 +45,7 @@ const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
 let wss: WebSocketServer;
 let relay: ScriptedRelay;
 let channel: MessageChannel;
+let calls: MessageChannel;
 let remote: Remote<BridgeRuntimeApi>;
 let host: ScriptedHost;
 let statuses: BridgeStatus[];
@@ -55,6 +57,7 @@ beforeEach(async () => {
   relay = new ScriptedRelay();
   relay.serve(wss);
   channel = new MessageChannel();
+  calls = new MessageChannel();
   host = new ScriptedHost();
   statuses = [];
   proposed = [];
@@ -62,8 +65,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await remote.close();
-  channel.port1.close();
-  channel.port2.close();
+  for (const port of [channel.port1, channel.port2, calls.port1, calls.port2]) port.close();
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
   expect(relay.invalidFrames).toBe(0);
@@ -77,14 +79,16 @@ async function startRuntime(
   const credentials = createMemoryCredentialStore(relay.credential);
   expose(createBridgeRuntime({ webSocket: WebSocket, credentials, random: () => 0 }), channel.port1);
   remote = wrap<BridgeRuntimeApi>(channel.port2);
-  const port = createPagePort(host, (id, progress, total) => void remote.reportProgress(id, progress, total), {
+  const port = createPagePort(host, {
     status: (status) => statuses.push(status),
     grantProposed: (grant) => proposed.push(grant),
     attachmentEnded: () => undefined,
   });
+  serveCalls(host, calls.port1);
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Demo terminal', environment: 'paper' as const, grant: 'write' as const };
-  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(port));
+  const ports = transfer({ calls: calls.port2 }, [calls.port2]);
+  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(port), ports);
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe(expectState));
   return { peer: relay.latest!, sessionId: statuses.at(-1)?.sessionId ?? '' };
 }
@@ -132,7 +136,7 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     });
   });
 
-  it('SPEC §5 cancel crosses as its own call and aborts the page-side signal', async () => {
+  it('SPEC §5 cancel crosses the call port and aborts the page-side signal', async () => {
     host.answer = (_request, hooks) =>
       new Promise((resolve) => hooks.signal?.addEventListener('abort', () => resolve({ ok: true, data: 'abandoned' })));
     const { peer, sessionId } = await startRuntime();

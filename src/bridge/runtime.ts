@@ -1,12 +1,13 @@
 /**
  * The bridge runtime a page's worker exposes with comlink (SPEC §1): one relay
- * connection with this tab's session, serving requests through the page port.
- * It takes its WebSocket and credential store as arguments, so Node tests run
- * it over a real MessageChannel against a real `ws` server.
+ * connection with this tab's session, serving requests through the page's
+ * call port. It takes its WebSocket and credential store as arguments, so Node
+ * tests run it over a real MessageChannel against a real `ws` server.
  */
 import { releaseProxy, type Remote } from 'comlink';
 import type { CatalogDocument, SessionInfo } from '../protocol/index.js';
 import type { BackoffPolicy } from './backoff.js';
+import { CallClient } from './callClient.js';
 import { systemClock, type Clock } from './clock.js';
 import { RelayConnection, type ConnectionStatus } from './connection.js';
 import type { CredentialStore } from './credentialStore.js';
@@ -16,7 +17,7 @@ import type { RelaySocketConstructor } from './socket.js';
 import type { ImageEncoder } from './snapshotEncode.js';
 import type { SubscriptionJournal } from './subscriptionJournal.js';
 import type { BridgeStatus } from './types.js';
-import type { BridgeRuntimeApi, PagePort, RuntimeConfig } from './workerApi.js';
+import type { BridgeRuntimeApi, PagePort, RuntimeConfig, RuntimePorts } from './workerApi.js';
 import { WorkerObserver } from './workerObserver.js';
 
 /** What the runtime runs on. */
@@ -53,6 +54,7 @@ class PageRuntime {
   readonly connection: RelayConnection;
   readonly session: RelaySession;
   readonly observer: WorkerObserver;
+  readonly calls: CallClient;
   private readonly router: HostRouter;
   private info: SessionInfo;
   private sessionId: string | null;
@@ -63,6 +65,7 @@ class PageRuntime {
     config: RuntimeConfig,
     catalog: CatalogDocument,
     readonly page: Remote<PagePort>,
+    ports: RuntimePorts,
   ) {
     this.info = config.info;
     this.sessionId = config.sessionId ?? null;
@@ -75,8 +78,10 @@ class PageRuntime {
       sessionOpen: () => this.session.status().open,
     });
     this.observer.restore(config.sessionId);
+    if (ports.events) this.observer.listen(ports.events);
+    this.calls = new CallClient(ports.calls, (id, progress, total) => this.router.reportProgress(id, progress, total));
     this.router = createHostRouter(
-      page,
+      this.calls,
       () => this.info.environment ?? null,
       (request, hooks) => this.observer.handle(request, hooks),
     );
@@ -93,6 +98,7 @@ class PageRuntime {
       onGrantProposed: (grant) => void page.grantProposed(grant).catch(ignore),
       onAttachmentEnded: (id) => {
         this.observer.attachmentEnded(id);
+        this.calls.attachmentEnded(id);
         void page.attachmentEnded(id).catch(ignore);
       },
     });
@@ -126,10 +132,6 @@ class PageRuntime {
     this.sessionId = sessionId ?? this.sessionId;
   }
 
-  reportProgress(requestId: string, progress: number, total?: number): void {
-    this.router.reportProgress(requestId, progress, total);
-  }
-
   emit(): void {
     const status = composeStatus(this.connection.status(), this.session.status());
     const text = JSON.stringify(status);
@@ -144,21 +146,17 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
   let runtime: PageRuntime | null = null;
   let starting = false;
   return {
-    async start(config, page, events) {
+    async start(config, page, ports) {
       if (starting) throw new Error('The bridge runtime is already started; create a new worker for another session.');
       starting = true;
       // comlink hands a proxy-marked argument over as a Remote of it.
       const remote = page as unknown as Remote<PagePort>;
-      runtime = new PageRuntime(deps, config, await remote.catalog(), remote);
-      if (events) runtime.observer.listen(events);
+      runtime = new PageRuntime(deps, config, await remote.catalog(), remote, ports);
       runtime.emit();
       runtime.connection.start();
     },
     updateInfo(info, catalog) {
       runtime?.update(info, catalog);
-    },
-    reportProgress(requestId, progress, total) {
-      runtime?.reportProgress(requestId, progress, total);
     },
     pair(code) {
       runtime?.connection.pair(code);
@@ -171,6 +169,7 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
       runtime = null;
       closing?.observer.close();
       closing?.connection.close();
+      closing?.calls.close();
       closing?.page[releaseProxy]();
     },
   };

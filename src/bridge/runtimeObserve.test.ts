@@ -73,7 +73,8 @@ async function startRuntime(
 ) {
   const api = new MessageChannel();
   const events = new MessageChannel();
-  channels.push(api, events);
+  const calls = new MessageChannel();
+  channels.push(api, events, calls);
   expose(
     createBridgeRuntime({
       webSocket: WebSocket,
@@ -90,7 +91,6 @@ async function startRuntime(
   host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
   const port = createPagePort(
     host,
-    () => undefined,
     { status: (s) => statuses.push(s), grantProposed: () => undefined, attachmentEnded: () => undefined },
     batcher,
   );
@@ -99,7 +99,7 @@ async function startRuntime(
   await remote.start(
     { relayUrl, info, agentVersion: 'test', sessionId: 'kept' },
     proxy(port),
-    transfer(events.port2, [events.port2]),
+    transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]),
   );
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('paired'));
   return { peer: relay.latest!, batcher };

@@ -1,14 +1,14 @@
 /**
- * The comlink contract between a page and its bridge worker: what the worker
- * exposes, and what the page hands it (as one `comlink.proxy`, plus the
- * MessagePort its subscription events travel on, see `eventBatch.ts`).
- * AbortSignals do not cross comlink, so cancellation is its own call;
- * progress travels back through the worker's `reportProgress` so no request
- * opens a port.
+ * The contract between a page and its bridge worker: what the worker exposes
+ * with comlink, what the page hands it (as one `comlink.proxy`), and the two
+ * MessagePorts it transfers at start: the call port, on which every request
+ * for the host SDK and its answer travel as plain messages (`callPort.ts`),
+ * and the event port of subscriptions (`eventBatch.ts`). Comlink carries only
+ * what is not per call: start, status, catalog, bindings and captures.
  */
 import type { ProxyMarked } from 'comlink';
 import type { CatalogDocument, Grant, SessionInfo } from '../protocol/index.js';
-import type { SessionOutcome, SessionRequest } from '../sdk/types.js';
+import type { CallPortEnd, CallPortRequest } from './callPort.js';
 import type { EventPortReceiver } from './eventBatch.js';
 import type { ObservePort } from './observeTypes.js';
 import type { BridgeStatus } from './types.js';
@@ -27,15 +27,11 @@ export interface RuntimeConfig {
 }
 
 /**
- * What the page offers the worker (passed once, through `comlink.proxy`):
- * requests for the host SDK, and the binding and capture calls of
- * subscriptions and snapshots, which the worker serves itself.
+ * What the page offers the worker (passed once, through `comlink.proxy`): the
+ * binding and capture calls of subscriptions and snapshots, which the worker
+ * serves itself, and the page's status callbacks.
  */
 export interface PagePort extends ObservePort {
-  /** Runs one request through the host SDK on the main thread. */
-  handle(request: SessionRequest): Promise<SessionOutcome>;
-  /** Aborts that request's signal on the page (a dispatched mutation still runs to its outcome). */
-  cancel(requestId: string): void;
   /** The host's installed vocabulary. */
   catalog(): CatalogDocument;
   /** Every change of the bridge's status. */
@@ -46,18 +42,20 @@ export interface PagePort extends ObservePort {
   attachmentEnded(attachmentId: string): void;
 }
 
+/** The ports the page transfers to the worker at start. */
+export interface RuntimePorts {
+  /** Requests for the host SDK, their answers and progress (see `callPort.ts`). */
+  calls: CallPortEnd<CallPortRequest>;
+  /** Subscription events in batches; without it, no binding's event reaches its subscription. */
+  events?: EventPortReceiver;
+}
+
 /** What the bridge worker exposes (SPEC §1). */
 export interface BridgeRuntimeApi {
-  /**
-   * Connects, opens this tab's session and serves its requests through `page`;
-   * subscription events arrive on `events` (transferred). Without it, no
-   * binding's event reaches its subscription.
-   */
-  start(config: RuntimeConfig, page: PagePort & ProxyMarked, events?: EventPortReceiver): Promise<void>;
+  /** Connects, opens this tab's session and serves its requests through the call port. */
+  start(config: RuntimeConfig, page: PagePort & ProxyMarked, ports: RuntimePorts): Promise<void>;
   /** Re-sends the session's info and catalog (after a grant or title change). */
   updateInfo(info: SessionInfo, catalog: CatalogDocument): void;
-  /** The page's progress hook of a running request. */
-  reportProgress(requestId: string, progress: number, total?: number): void;
   /** Offers a pairing code (typed in, or from a pairing link). */
   pair(code: string): void;
   /** Ends every MCP attachment using this session (`detach`). */

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { expose, proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createMemoryCredentialStore } from '../bridge/credentialStore.js';
 import { EventBatcher } from '../bridge/eventBatch.js';
+import { serveCalls } from '../bridge/callServer.js';
 import { createPagePort } from '../bridge/pagePort.js';
 import { createBridgeRuntime } from '../bridge/runtime.js';
 import type { BridgeStatus } from '../bridge/types.js';
@@ -82,6 +83,7 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
 
   const api = new MessageChannel();
   const events = new MessageChannel();
+  const calls = new MessageChannel();
   expose(
     createBridgeRuntime({ webSocket: relay.webSocket, credentials: createMemoryCredentialStore(), random: () => 0 }),
     api.port1,
@@ -90,9 +92,9 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
   let latest: BridgeStatus = { state: 'disconnected', sessionId: null, attachments: [], message: null };
   const batcher = new EventBatcher(events.port1);
   tab.host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
+  const stopServing = serveCalls(tab.host, calls.port1);
   const port = createPagePort(
     tab.host,
-    (id, progress, total) => void remote.reportProgress(id, progress, total),
     { status: (status) => (latest = status), grantProposed: () => undefined, attachmentEnded: () => undefined },
     batcher,
   );
@@ -101,7 +103,8 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
     for (const harness of harnesses) await harness.close().catch(() => undefined);
     await remote.close().catch(() => undefined);
     remote[releaseProxy]();
-    for (const p of [api.port1, api.port2, events.port1, events.port2]) p.close();
+    stopServing();
+    for (const p of [api.port1, api.port2, events.port1, events.port2, calls.port1, calls.port2]) p.close();
     hub.close();
     rmSync(home, { recursive: true, force: true });
   };
@@ -118,7 +121,7 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
     await remote.start(
       { relayUrl: 'ws://memory.invalid/relay', pairCode: code, info, agentVersion: 'test' },
       proxy(port),
-      transfer(events.port2, [events.port2]),
+      transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]),
     );
     await paired();
   } catch (error) {
