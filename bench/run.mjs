@@ -70,6 +70,10 @@ console.log(
 
 if (process.env.TRADESCRIPT_BENCH_BIN)
   console.log(`measuring TRADESCRIPT_BENCH_BIN=${process.env.TRADESCRIPT_BENCH_BIN}`);
+if (process.env.TRADESCRIPT_BENCH_BASELINE_BIN)
+  console.log(
+    `side by side with TRADESCRIPT_BENCH_BASELINE_BIN=${process.env.TRADESCRIPT_BENCH_BASELINE_BIN} (rows "before:")`,
+  );
 const progress = progressPrinter();
 /** @type {Record<string, unknown>} */
 const results = {};
@@ -110,6 +114,7 @@ writeFileSync(
       argv: process.argv.slice(2),
       quick: args.quick,
       serverBin: process.env.TRADESCRIPT_BENCH_BIN || h.serverBin,
+      baselineBin: process.env.TRADESCRIPT_BENCH_BASELINE_BIN || null,
       machine: { ...machine, loadavgAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       plan: runPlan,
       tables: results,
@@ -118,7 +123,10 @@ writeFileSync(
     2,
   )}\n`,
 );
-const checks = Object.values(results).flatMap((r) => /** @type {any} */ (r).checks ?? []);
+// A baseline build's checks are shown for comparison, not counted.
+const checks = Object.values(results)
+  .flatMap((r) => /** @type {any} */ (r).checks ?? [])
+  .filter((c) => !c.baseline);
 const count = (v) => checks.filter((c) => c.verdict === v).length;
 console.log(
   `\n${count('PASS')} PASS, ${count('MISS')} MISS${count('n/a') ? `, ${count('n/a')} n/a` : ''} of ${checks.length} targets; ` +

@@ -2,7 +2,10 @@
  * Printing: aligned text tables, target checks (PASS/MISS), placeholders.
  */
 
-/** @typedef {{ name: string, measured: number, limit: number, unit?: string, higherIsBetter?: boolean, basis: string }} Check */
+/**
+ * `baseline`: a check of the `before:` build, shown but not counted.
+ * @typedef {{ name: string, measured: number, limit: number, unit?: string, higherIsBetter?: boolean, basis: string, baseline?: boolean }} Check
+ */
 
 /** Formats a number for a table cell. */
 export function fmt(value, digits = 2) {

@@ -25,6 +25,15 @@ export function launchOptions() {
   return bin ? { bin } : {};
 }
 
+/**
+ * A second build measured side by side with the first in the same run
+ * (`TRADESCRIPT_BENCH_BASELINE_BIN`, e.g. main's build before a change), or
+ * null. Its rows and checks are labelled `before:` and not counted.
+ */
+export function baselineBin() {
+  return process.env.TRADESCRIPT_BENCH_BASELINE_BIN || null;
+}
+
 /** The checkout whose build the bench measures (for the bundle sizes). */
 export function measuredRoot(h) {
   const bin = process.env.TRADESCRIPT_BENCH_BIN;
@@ -50,13 +59,13 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string }} [opts]
- *   `query` is added to the demo's address (e.g. `diagnostics=1`)
+ * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string }} [opts]
+ *   `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI
  * @returns {Promise<Terminal>}
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
   const extra = opts.args ?? [];
-  const launch = launchOptions();
+  const launch = opts.bin ? { bin: opts.bin } : launchOptions();
   let client;
   let ready;
   let serverPid;

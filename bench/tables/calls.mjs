@@ -10,9 +10,14 @@ import { openWsFloor } from '../anchors/wsFloor.mjs';
 import { measureRoundTrip } from '../lib/measure.mjs';
 import { fmt } from '../lib/report.mjs';
 import { roundAll, summarizeTrials } from '../lib/stats.mjs';
-import { openTerminal, readCall } from '../lib/tradescript.mjs';
+import { baselineBin, openTerminal, readCall } from '../lib/tradescript.mjs';
 
-/** The paths, in measuring order. `floor` runs twice (first and last) to show drift. */
+const BASELINE = baselineBin();
+
+/**
+ * The paths, in measuring order. `floor` runs twice (first and last) to show
+ * drift. With a baseline build, its two paths run right before ours.
+ */
 const PATHS = [
   { id: 'floor', label: 'ws floor: Node ↔ page echo', open: (c) => openWsFloor(c.h, c.browser) },
   { id: 'sdkStdio', label: 'MCP SDK alone, stdio', open: () => openSdkStdio() },
@@ -23,13 +28,19 @@ const PATHS = [
     label: 'ws echo via worker ↔ main (info)',
     open: (c) => openWsFloor(c.h, c.browser, { viaWorker: true }),
   },
+  ...(BASELINE
+    ? [{ id: 'beforeStdio', label: 'before: tradescript_call, stdio', open: (c) => openOurs(c, 'stdio', BASELINE) }]
+    : []),
   { id: 'stdio', label: 'tradescript_call, stdio', open: (c) => openOurs(c, 'stdio') },
+  ...(BASELINE
+    ? [{ id: 'beforeHttp', label: 'before: tradescript_call, HTTP', open: (c) => openOurs(c, 'http', BASELINE) }]
+    : []),
   { id: 'http', label: 'tradescript_call, HTTP', open: (c) => openOurs(c, 'http') },
   { id: 'floor', label: 'ws floor (again)', open: (c) => openWsFloor(c.h, c.browser) },
 ];
 
-async function openOurs(ctx, transport) {
-  const terminal = await openTerminal(ctx.h, ctx.browser, transport);
+async function openOurs(ctx, transport, bin) {
+  const terminal = await openTerminal(ctx.h, ctx.browser, transport, bin ? { bin } : {});
   return { call: readCall(terminal), close: terminal.close };
 }
 
@@ -81,44 +92,11 @@ export async function runCalls(ctx) {
     ]);
   }
 
-  const p = (id, key) => measured[id]?.single[key] ?? NaN;
   const checks = [
-    {
-      name: 'stdio call p50 vs floor + SDK stdio',
-      measured: p('stdio', 'p50'),
-      limit: 1.3 * (p('floor', 'p50') + p('sdkStdio', 'p50')),
-      unit: ' ms',
-      basis: '1.3 × (floor + SDK stdio) p50',
-    },
-    {
-      name: 'stdio call p50 vs peer',
-      measured: p('stdio', 'p50'),
-      limit: 0.6 * p('peer', 'p50'),
-      unit: ' ms',
-      basis: '0.6 × peer p50',
-    },
-    {
-      name: 'stdio call p99 vs peer',
-      measured: p('stdio', 'p99'),
-      limit: 0.6 * p('peer', 'p99'),
-      unit: ' ms',
-      basis: '0.6 × peer p99',
-    },
-    {
-      name: 'stdio calls/s, 8 callers, vs floor',
-      measured: measured.stdio?.concurrent.perSec ?? NaN,
-      limit: 0.7 * (measured.floor?.concurrent.perSec ?? NaN),
-      unit: '/s',
-      higherIsBetter: true,
-      basis: '0.7 × floor, 8 in flight',
-    },
-    {
-      name: 'HTTP call p50 vs floor + SDK HTTP',
-      measured: p('http', 'p50'),
-      limit: 1.3 * (p('floor', 'p50') + p('sdkHttp', 'p50')),
-      unit: ' ms',
-      basis: '1.3 × (floor + SDK HTTP) p50',
-    },
+    ...callChecks(measured, 'stdio', 'http', ''),
+    ...(BASELINE
+      ? callChecks(measured, 'beforeStdio', 'beforeHttp', 'before: ').map((c) => ({ ...c, baseline: true }))
+      : []),
   ];
 
   const notes = [
@@ -150,4 +128,50 @@ function poolFloor(runs) {
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
     firstError: runs.find((r) => r.firstError)?.firstError ?? null,
   };
+}
+
+/**
+ * The SPEC §12 call checks of one build's stdio and HTTP paths.
+ * @param {Record<string, any>} measured
+ */
+function callChecks(measured, stdio, http, prefix) {
+  const p = (id, key) => measured[id]?.single[key] ?? NaN;
+  return [
+    {
+      name: `${prefix}stdio call p50 vs floor + SDK stdio`,
+      measured: p(stdio, 'p50'),
+      limit: 1.3 * (p('floor', 'p50') + p('sdkStdio', 'p50')),
+      unit: ' ms',
+      basis: '1.3 × (floor + SDK stdio) p50',
+    },
+    {
+      name: `${prefix}stdio call p50 vs peer`,
+      measured: p(stdio, 'p50'),
+      limit: 0.6 * p('peer', 'p50'),
+      unit: ' ms',
+      basis: '0.6 × peer p50',
+    },
+    {
+      name: `${prefix}stdio call p99 vs peer`,
+      measured: p(stdio, 'p99'),
+      limit: 0.6 * p('peer', 'p99'),
+      unit: ' ms',
+      basis: '0.6 × peer p99',
+    },
+    {
+      name: `${prefix}stdio calls/s, 8 callers, vs floor`,
+      measured: measured[stdio]?.concurrent.perSec ?? NaN,
+      limit: 0.7 * (measured.floor?.concurrent.perSec ?? NaN),
+      unit: '/s',
+      higherIsBetter: true,
+      basis: '0.7 × floor, 8 in flight',
+    },
+    {
+      name: `${prefix}HTTP call p50 vs floor + SDK HTTP`,
+      measured: p(http, 'p50'),
+      limit: 1.3 * (p('floor', 'p50') + p('sdkHttp', 'p50')),
+      unit: ' ms',
+      basis: '1.3 × (floor + SDK HTTP) p50',
+    },
+  ];
 }

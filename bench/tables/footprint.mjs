@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { browserBundle } from '../lib/bundle.mjs';
 import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
 import { median, roundAll } from '../lib/stats.mjs';
-import { launchOptions, measuredRoot, REQUEST_OPTIONS, READ_CALL, serverBin } from '../lib/tradescript.mjs';
+import {
+  baselineBin,
+  launchOptions,
+  measuredRoot,
+  REQUEST_OPTIONS,
+  READ_CALL,
+  serverBin,
+} from '../lib/tradescript.mjs';
 
 const READY = 'tradescript-mcp ready ';
 const SESSIONS = 8;
@@ -34,16 +41,14 @@ const MODES = [
 export async function runFootprint(ctx) {
   const spawns = ctx.quick ? 5 : 10;
   const idleMs = 3_000;
-  const modes = {};
-  for (const mode of MODES) {
-    ctx.progress(`footprint: ${mode.label}`);
-    modes[mode.id] = await startups(serverBin(ctx.h), mode, spawns, idleMs);
-  }
+  const baseline = baselineBin();
+  const measuredModes = [...MODES, ...(baseline ? beforeModes(baseline) : [])];
+  const modes = await startups(serverBin(ctx.h), measuredModes, spawns, idleMs, ctx.progress);
   ctx.progress(`footprint: ${SESSIONS} paired tabs`);
   const sessions = await rssWithSessions(ctx);
   const bundle = browserBundle(measuredRoot(ctx.h));
 
-  const rows = MODES.map((m) => [m.label, modes[m.id].readyMs, modes[m.id].readyMin, modes[m.id].rssMB, '']);
+  const rows = measuredModes.map((m) => [m.label, modes[m.id].readyMs, modes[m.id].readyMin, modes[m.id].rssMB, '']);
   rows.push([`demo with ${SESSIONS} paired tabs, 1 HTTP client`, '', '', sessions.rssMB, `${sessions.paired} paired`]);
   const bundleRows = bundle.groups.flatMap((g) => [
     [g.label, g.files.length > 0 ? 'total' : '', g.rawKB, g.gzKB],
@@ -54,6 +59,7 @@ export async function runFootprint(ctx) {
     { name: 'start → ready, demo', measured: modes.demo.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
     { name: 'idle RSS, serve --stdio', measured: modes.stdio.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
     { name: 'idle RSS, demo', measured: modes.demo.rssMB, limit: 60, unit: ' MB', basis: '60 MB' },
+    ...(baseline ? beforeChecks(modes) : []),
     {
       name: 'browser bundle (SDK + bridge runtime)',
       measured: bundle.eagerGzKB,
@@ -68,8 +74,8 @@ export async function runFootprint(ctx) {
     extra: { header: ['browser bundle (dist/browser)', '', 'raw KB', 'gzip KB'], rows: bundleRows },
     checks,
     notes: [
-      `ready: spawn → the ready line on stderr, median of ${spawns} spawns each; RSS (VmRSS) ${idleMs / 1000} s after ` +
-        `the ready line of the last spawn (the MCP SDK and ws load after it).`,
+      `ready: spawn → the ready line on stderr, median of ${spawns} spawns each, the modes taking turns; RSS (VmRSS) ` +
+        `${idleMs / 1000} s after the ready line of each mode's last spawn.`,
       `bundle: Vite manifest closure of the sdk and bridge entries with their worker; gzip -9; ` +
         `lazy (dynamic import) chunks listed apart and not counted.`,
     ],
@@ -77,27 +83,73 @@ export async function runFootprint(ctx) {
   };
 }
 
-/** `spawns` cold starts of one mode; the last one's RSS after `idleMs`. */
-async function startups(serverBin, mode, spawns, idleMs) {
-  const readyTimes = [];
-  let rssMB = NaN;
+/** The start-up and RSS checks of the baseline build, shown and not counted. */
+function beforeChecks(modes) {
+  return [
+    ['start → ready', 'readyMs', 300, ' ms'],
+    ['idle RSS', 'rssMB', 60, ' MB'],
+  ].flatMap(([what, key, limit, unit]) =>
+    ['stdio', 'demo'].map((id) => ({
+      name: `before: ${what}, ${id === 'stdio' ? 'serve --stdio' : 'demo'}`,
+      measured: modes[`before-${id}`][key],
+      limit,
+      unit,
+      basis: `${limit}${unit}`,
+      baseline: true,
+    })),
+  );
+}
+
+/** The CLI modes again, on a baseline build. */
+function beforeModes(bin) {
+  return MODES.filter((m) => m.cli).map((m) => ({ ...m, id: `before-${m.id}`, label: `before: ${m.label}`, bin }));
+}
+
+/**
+ * `spawns` cold starts of every mode, the modes taking turns so the machine's
+ * drift touches each alike; each mode's last start's RSS after `idleMs`.
+ */
+async function startups(serverBin, modes, spawns, idleMs, progress) {
+  const times = Object.fromEntries(modes.map((m) => [m.id, []]));
+  const rss = {};
   for (let i = 0; i < spawns; i++) {
-    const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
-    const args = mode.cli ? [serverBin, ...mode.cli] : mode.args;
+    progress(`footprint: start-ups ${i + 1}/${spawns}`);
+    for (const mode of modes) {
+      const last = i === spawns - 1;
+      const args = mode.cli ? [mode.bin ?? serverBin, ...mode.cli] : mode.args;
+      const started = await startOnce(args, mode, last ? idleMs : 0);
+      times[mode.id].push(started.readyMs);
+      if (last) rss[mode.id] = started.rssMB;
+    }
+  }
+  const summary = (id) => ({
+    readyMs: median(times[id]),
+    readyMin: Math.min(...times[id]),
+    rssMB: rss[id],
+    readyTimes: times[id],
+  });
+  return Object.fromEntries(modes.map((m) => [m.id, summary(m.id)]));
+}
+
+/** One cold start to the ready line; its RSS `idleMs` later when asked. */
+async function startOnce(args, mode, idleMs) {
+  const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
+  try {
     const { child, readyMs } = await spawnUntilLine(args, {
       prefix: mode.prefix ?? READY,
       env: { ...process.env, TRADESCRIPT_MCP_HOME: home },
     });
-    readyTimes.push(readyMs);
-    if (i === spawns - 1) {
+    let rssMB = NaN;
+    if (idleMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, idleMs));
       rssMB = rssOf(child.pid) / MB;
     }
     child.stdin?.end();
     await stopChild(child);
+    return { readyMs, rssMB };
+  } finally {
     rmSync(home, { recursive: true, force: true });
   }
-  return { readyMs: median(readyTimes), readyMin: Math.min(...readyTimes), rssMB, readyTimes };
 }
 
 /** Resident set size in bytes, from /proc. */
