@@ -7,7 +7,15 @@ import { makeError, type ErrorObject } from '../../protocol/index.js';
 import type { TargetEntry } from '../targets.js';
 import type { CaptureOptions, CaptureOutcome, RenderSource } from '../types.js';
 import { bitmapWithin, isRendered } from './bitmap.js';
-import { captureDom } from './domCapture.js';
+
+/** The DOM path (layer planning, compositing, the engines) loads at the first DOM capture: SPEC §12. */
+async function captureDom(
+  render: Extract<RenderSource, { kind: 'dom' }>,
+  maxPixels: number,
+): Promise<CaptureOutcome | null> {
+  const dom = await import('./domCapture.js');
+  return dom.captureDom(render, maxPixels);
+}
 
 const NOT_FOUND =
   'This target is not registered in the session; read availableTargets from tradescript_get_context on the session target.';

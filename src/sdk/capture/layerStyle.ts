@@ -1,8 +1,8 @@
 /**
  * The computed-style questions a layered capture asks (SPEC §8): may an
  * element's children be drawn as layers of their own, in which order do
- * overlapping siblings paint, does an element paint a box of its own, what
- * does it clip its descendants to, and can a canvas be drawn from its pixels.
+ * overlapping siblings paint, what does an element clip its descendants to,
+ * and can a canvas be drawn from its pixels.
  */
 import type { Box } from './layerSurvey.js';
 
@@ -47,29 +47,6 @@ export function paintKey(style: CSSStyleDeclaration): number {
   const z = parseInt(style.zIndex, 10);
   if (!Number.isFinite(z) || z === 0) return 0.5;
   return z;
-}
-
-const transparent = (color: string): boolean => color === 'transparent' || /rgba\(.*,\s*0\)$/.test(color);
-
-function hasBorder(style: CSSStyleDeclaration): boolean {
-  const sides = ['Top', 'Right', 'Bottom', 'Left'] as const;
-  return sides.some(
-    (side) =>
-      px(style[`border${side}Width`]) > 0 &&
-      !/none|hidden/.test(style[`border${side}Style`]) &&
-      !transparent(style[`border${side}Color`]),
-  );
-}
-
-/** True when an element paints something of its own box (background, border, shadow, outline). */
-export function paintsOwnBox(style: CSSStyleDeclaration): boolean {
-  return (
-    !transparent(style.backgroundColor) ||
-    style.backgroundImage !== 'none' ||
-    hasBorder(style) ||
-    style.boxShadow !== 'none' ||
-    (style.outlineStyle !== 'none' && px(style.outlineWidth) > 0)
-  );
 }
 
 /** The padding box of an element at `rect`, with its inner corner radii. */
