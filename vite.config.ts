@@ -18,15 +18,22 @@ const candidates: Record<string, string> = {
   sdk: 'src/sdk/index.ts',
   bridge: 'src/bridge/index.ts',
   element: 'src/element/index.ts',
-  extension: 'src/bridge/extension/index.ts',
 };
+
+/**
+ * `exposeToExtension` (`tradescript-mcp/extension`) is built in a pass of its
+ * own (`--mode extension`, scripts/build.mjs runs both): bundled with the
+ * others, the protocol modules it shares with the SDK would go into one shared
+ * chunk holding the union of both entries' exports, and every page loading the
+ * SDK would fetch the relay-frame schemas only the extension link needs.
+ */
+const extensionCandidates: Record<string, string> = { extension: 'src/bridge/extension/index.ts' };
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // scripts/build.mjs skips this step while no entry exists yet.
-const libraryEntries: Record<string, string> = Object.fromEntries(
-  Object.entries(candidates).filter(([, file]) => existsSync(`${root}${file}`)),
-);
+const existing = (entries: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(`${root}${file}`)));
 
 /**
  * Building a zod schema has no side effect, but a bundler cannot know it: without
@@ -36,30 +43,36 @@ const libraryEntries: Record<string, string> = Object.fromEntries(
  */
 const ZOD_IS_PURE = { manualPureFunctions: ['z'] };
 
-export default defineConfig({
-  root,
-  publicDir: false,
-  // Lib mode leaves process.env alone; bundled dependencies must not reach for `process` in a page.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: 'dist/browser',
-    emptyOutDir: true,
-    target: 'es2022',
-    sourcemap: true,
-    // scripts/bundle.test.ts reads the manifest to size the entries' static closure.
-    manifest: true,
-    reportCompressedSize: false,
-    lib: {
-      entry: libraryEntries,
-      formats: ['es'],
-      fileName: (_format, entryName) => `${entryName}.js`,
+export default defineConfig(({ mode }) => {
+  const extension = mode === 'extension';
+  return {
+    root,
+    publicDir: false,
+    // Lib mode leaves process.env alone; bundled dependencies must not reach for `process` in a page.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: 'dist/browser',
+      emptyOutDir: !extension,
+      target: 'es2022',
+      sourcemap: true,
+      // scripts/bundle.test.ts reads the manifest to size the entries' static closure.
+      manifest: !extension,
+      reportCompressedSize: false,
+      lib: {
+        entry: existing(extension ? extensionCandidates : candidates),
+        formats: ['es'],
+        fileName: (_format, entryName) => `${entryName}.js`,
+      },
+      rolldownOptions: {
+        output: {
+          chunkFileNames: extension ? 'chunks/extension-[name]-[hash].js' : 'chunks/[name]-[hash].js',
+          minify: true,
+        },
+        treeshake: ZOD_IS_PURE,
+        // The worker is bundled inside one plugin's transform, which then always "looks slow".
+        checks: { bundlerTimings: false },
+      },
     },
-    rolldownOptions: {
-      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
-      treeshake: ZOD_IS_PURE,
-      // The worker is bundled inside one plugin's transform, which then always "looks slow".
-      checks: { bundlerTimings: false },
-    },
-  },
-  worker: { format: 'es', rolldownOptions: { treeshake: ZOD_IS_PURE, output: { minify: true } } },
+    worker: { format: 'es', rolldownOptions: { treeshake: ZOD_IS_PURE, output: { minify: true } } },
+  };
 });

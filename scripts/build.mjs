@@ -3,7 +3,8 @@
  * `npm run build`: four steps, one line each with its duration.
  *
  * 1. node     `tsc -p tsconfig.server.json` (incremental) → dist/node; the bin is made executable.
- * 2. browser  `vite build` with the root vite.config.ts → dist/browser (SDK, bridge, element).
+ * 2. browser  `vite build` with the root vite.config.ts → dist/browser (SDK, bridge, element), then
+ *             `--mode extension` for the extension entry (`tradescript-mcp/extension`) on its own.
  * 3. demo     `vite build -c demo/vite.config.ts` → dist/demo.
  * 4. extension `vite build -c extension/vite.config.ts`, then `-c extension/vite.content.config.ts`
  *    → dist/extension (unpacked MV3 extension: manifest, service worker, popup, content script).
@@ -69,15 +70,20 @@ async function buildNode() {
   return { note: `${NODE_OUT}, bin ${BIN}` };
 }
 
-/** Step 2: the browser library, if any of its entries exists. */
+/** Step 2: the browser library, if any of its entries exists; then the extension entry in its own pass. */
 async function buildBrowser(vite) {
-  const loaded = await vite.loadConfigFromFile({ command: 'build', mode: 'production' }, 'vite.config.ts');
-  if (!loaded) return { failed: 'vite.config.ts not found' };
-  const lib = loaded.config.build?.lib;
-  const entries = Object.keys((lib && typeof lib.entry === 'object' && !Array.isArray(lib.entry) && lib.entry) || {});
-  if (entries.length === 0) return { skipped: 'no src/sdk, src/bridge or src/element index.ts yet' };
-  await vite.build({ ...loaded.config, configFile: false, logLevel: 'warn' });
-  return { note: `dist/browser (${entries.join(', ')})` };
+  const built = [];
+  for (const mode of ['production', 'extension']) {
+    const loaded = await vite.loadConfigFromFile({ command: 'build', mode }, 'vite.config.ts');
+    if (!loaded) return { failed: 'vite.config.ts not found' };
+    const lib = loaded.config.build?.lib;
+    const entries = Object.keys((lib && typeof lib.entry === 'object' && !Array.isArray(lib.entry) && lib.entry) || {});
+    if (entries.length === 0) continue;
+    await vite.build({ ...loaded.config, configFile: false, mode, logLevel: 'warn' });
+    built.push(...entries);
+  }
+  if (built.length === 0) return { skipped: 'no src/sdk, src/bridge or src/element index.ts yet' };
+  return { note: `dist/browser (${built.join(', ')})` };
 }
 
 /** Step 3: the demo terminal, once its config exists. */
@@ -89,7 +95,8 @@ async function buildDemo(vite) {
 
 /** Step 4: the Chrome extension, once its configs exist (the content script is a classic script, built apart). */
 async function buildExtension(vite) {
-  if (!existsSync(EXTENSION_CONFIG) || !existsSync(EXTENSION_CONTENT_CONFIG)) return { skipped: `no ${EXTENSION_CONFIG} yet` };
+  if (!existsSync(EXTENSION_CONFIG) || !existsSync(EXTENSION_CONTENT_CONFIG))
+    return { skipped: `no ${EXTENSION_CONFIG} yet` };
   await vite.build({ configFile: EXTENSION_CONFIG, logLevel: 'warn' });
   await vite.build({ configFile: EXTENSION_CONTENT_CONFIG, logLevel: 'warn' });
   return { note: 'dist/extension (load unpacked)' };
