@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallReceipt, ContextData, ErrorObject } from '../src/protocol/index.js';
+import type { CallReceipt, ContextData, ErrorObject, SessionsDocument } from '../src/protocol/index.js';
 import { startRelayProxy, type RelayProxy } from '../src/testSupport/relayProxy.js';
 import {
   callTool,
@@ -99,6 +99,20 @@ async function pairedAgain(expected = sessionId, timeoutMs = 20_000): Promise<vo
   );
 }
 
+/** Resolves once tradescript://sessions lists the tab's session as not connected (bounded). */
+async function hubSeesDisconnected(timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await client.readResource({ uri: 'tradescript://sessions' });
+    const first = read.contents[0];
+    const text = first && 'text' in first ? first.text : '{}';
+    const listed = (JSON.parse(text) as SessionsDocument).sessions.find((s) => s.sessionId === sessionId);
+    if (listed && !listed.connected) return;
+    if (Date.now() > until) throw new Error('the hub still lists the session as connected after the socket drop');
+    await pause(20);
+  }
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A preview of a far-from-market limit buy (it stays working) and the placement call for it. */
@@ -178,6 +192,8 @@ describe('SPEC §9 a socket drop before dispatch', () => {
     proxy.down = true;
     injected.refusals += 1;
     injected.drops += proxy.drop();
+    // The call must leave after the hub saw the old socket close, or it would go down that socket and be lost.
+    await hubSeesDisconnected();
     const pending = callTool<CallReceipt>(client, 'tradescript_call', args);
     await pause(400);
     proxy.down = false;
