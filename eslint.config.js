@@ -21,14 +21,42 @@ export default tseslint.config(
     files: browserFolders,
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'ws', '**/server/**'], message: 'Browser code must not import Node modules or the server.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'ws', '**/server/**'],
+              message: 'Browser code must not import Node modules or the server.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/protocol/**'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/sdk/**', '**/server/**', '**/bridge/**', '**/element/**', '**/demo/**', '**/extension/**'], message: 'src/protocol imports nothing else of ours.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'node:*',
+                '**/sdk/**',
+                '**/server/**',
+                '**/bridge/**',
+                '**/element/**',
+                '**/demo/**',
+                '**/extension/**',
+              ],
+              message: 'src/protocol imports nothing else of ours.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -45,7 +45,9 @@ async function ask(op: Operation): Promise<{ outcome: Outcome; progress: Array<[
   for (let waited = 0; waited < 20_000; waited += 10) {
     const response = peer.frames.find((f) => f.t === 'response' && f.id === id);
     if (response?.t === 'response') {
-      const progress = peer.frames.flatMap((f) => (f.t === 'progress' && f.id === id ? [[f.progress, f.total] as [number, number | undefined]] : []));
+      const progress = peer.frames.flatMap((f) =>
+        f.t === 'progress' && f.id === id ? [[f.progress, f.total] as [number, number | undefined]] : [],
+      );
       return { outcome: response.outcome, progress };
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -62,7 +64,12 @@ async function data<T>(op: Operation): Promise<T> {
 const startTicks = () =>
   data<{ subscriptionId: string }>({
     kind: 'subscribe',
-    input: { action: 'start', sessionId: 'ignored', target: CHART, bindings: [{ channelId: 'test.ticks', bindingId: 'ticks' }] },
+    input: {
+      action: 'start',
+      sessionId: 'ignored',
+      target: CHART,
+      bindings: [{ channelId: 'test.ticks', bindingId: 'ticks' }],
+    },
   });
 const poll = (subscriptionId: string, afterSequence?: number, limit?: number) =>
   data<SubscriptionPoll>({ kind: 'subscribe', input: { action: 'poll', subscriptionId, afterSequence, limit } });
@@ -101,12 +108,21 @@ describe('SPEC §7 subscriptions in the bridge worker (real Chromium)', () => {
     const { subscriptionId } = await startTicks();
     await page.evaluate(() => window.observeTest.emit(300));
     await page.evaluate(() => window.observeTest.emitInvalid());
-    const last = await until(() => poll(subscriptionId, 290), (p) => p.lastSequence === 301);
+    const last = await until(
+      () => poll(subscriptionId, 290),
+      (p) => p.lastSequence === 301,
+    );
     expect(last).toMatchObject({ status: 'active', lastSequence: 301, droppedBeforeSequence: null, droppedCount: 0 });
     expect(last.events.map((e) => e.payload)).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 291 + i })));
     expect(await poll(subscriptionId, 300)).toMatchObject({ events: [], droppedBeforeSequence: 302, droppedCount: 1 });
     const oldest = await poll(subscriptionId, undefined, 100);
-    expect(oldest.events[0]).toMatchObject({ sequence: 46, target: CHART, channelId: 'test.ticks', bindingId: 'ticks', payload: { n: 46 } });
+    expect(oldest.events[0]).toMatchObject({
+      sequence: 46,
+      target: CHART,
+      channelId: 'test.ticks',
+      bindingId: 'ticks',
+      payload: { n: 46 },
+    });
     expect(oldest).toMatchObject({ droppedBeforeSequence: 46, droppedCount: 45 });
     expect(await poll(subscriptionId, undefined, 100)).toEqual(oldest);
     await data({ kind: 'subscribe', input: { action: 'stop', subscriptionId } });
@@ -116,7 +132,10 @@ describe('SPEC §7 subscriptions in the bridge worker (real Chromium)', () => {
   it('list shows this attachment’s subscriptions; stop answers the final status, and stopping twice returns it again', async () => {
     const { subscriptionId } = await startTicks();
     await page.evaluate(() => window.observeTest.emit(3));
-    await until(() => poll(subscriptionId), (p) => p.lastSequence === 3);
+    await until(
+      () => poll(subscriptionId),
+      (p) => p.lastSequence === 3,
+    );
     const before = await data<{ subscriptions: unknown[] }>({ kind: 'subscribe', input: { action: 'list' } });
     expect(before.subscriptions.length).toBeGreaterThanOrEqual(2);
     const stopped = await data({ kind: 'subscribe', input: { action: 'stop', subscriptionId } });
@@ -139,11 +158,18 @@ describe('SPEC §8 snapshots encoded in the bridge worker (real Chromium)', () =
     const bytes = Buffer.from(outcome.image?.base64 ?? '', 'base64');
     expect(pngSize(bytes)).toEqual({ width: 600, height: 400 });
     expect((outcome.data as { byteLength: number }).byteLength).toBe(bytes.byteLength);
-    expect(progress).toEqual([[1, 2], [2, 2]]);
+    expect(progress).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
   });
 
   it('jpeg and webp are encoded as asked; full size is not scaled', async () => {
-    const jpeg = await data<{ mimeType: string; width: number; scaled: boolean }>({ kind: 'snapshot', target: CHART, format: 'jpeg' });
+    const jpeg = await data<{ mimeType: string; width: number; scaled: boolean }>({
+      kind: 'snapshot',
+      target: CHART,
+      format: 'jpeg',
+    });
     expect(jpeg).toMatchObject({ mimeType: 'image/jpeg', width: 1200, scaled: false });
     const webp = await data<{ mimeType: string }>({ kind: 'snapshot', target: CHART, format: 'webp', maxHeight: 100 });
     expect(webp).toMatchObject({ mimeType: 'image/webp', width: 150, height: 100 });
@@ -200,47 +226,69 @@ function pager(subscriptionId: string) {
   return { state, drain };
 }
 
-describe.runIf(process.env['MEASURE_EVENTS'])('SPEC §12 events/s into a polled subscription (report, not a timed assertion)', () => {
-  it('floods the page’s source while an agent pages through; drop counts stay exact', async () => {
-    const seconds = Number(process.env['MEASURE_EVENTS_SECONDS'] ?? '10');
-    const { subscriptionId } = await startTicks();
-    const [worker, pageUsed] = await Promise.all([workerHeap(browser), pageHeap(page)]);
-    const heapBefore = [await worker(), await pageUsed()];
-    const agent = pager(subscriptionId);
-    const started = Date.now();
-    const flood = await page.evaluate((ms) => window.observeTest.flood(ms, 1000), seconds * 1000);
-    const settled = await until(() => poll(subscriptionId), (p) => p.lastSequence === flood.emitted, 30_000);
-    const elapsed = (Date.now() - started) / 1000;
-    await agent.drain();
-    const heapAfter = [await worker(), await pageUsed()];
-    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
-    console.log(
-      `bridgeObserve: ${flood.emitted} events in ${elapsed.toFixed(2)} s (page emitted for ${(flood.ms / 1000).toFixed(2)} s): ` +
-        `${Math.round(flood.emitted / elapsed)} events/s into the ring, ${agent.state.polls} polls; ` +
-        `worker heap ${mb(heapBefore[0]!)} → ${mb(heapAfter[0]!)}, page heap ${mb(heapBefore[1]!)} → ${mb(heapAfter[1]!)}`,
-    );
-    expect(settled.lastSequence).toBe(flood.emitted);
-    expect(agent.state.seen).toBe(flood.emitted);
-  }, 180_000);
-});
+describe.runIf(process.env['MEASURE_EVENTS'])(
+  'SPEC §12 events/s into a polled subscription (report, not a timed assertion)',
+  () => {
+    it('floods the page’s source while an agent pages through; drop counts stay exact', async () => {
+      const seconds = Number(process.env['MEASURE_EVENTS_SECONDS'] ?? '10');
+      const { subscriptionId } = await startTicks();
+      const [worker, pageUsed] = await Promise.all([workerHeap(browser), pageHeap(page)]);
+      const heapBefore = [await worker(), await pageUsed()];
+      const agent = pager(subscriptionId);
+      const started = Date.now();
+      const flood = await page.evaluate((ms) => window.observeTest.flood(ms, 1000), seconds * 1000);
+      const settled = await until(
+        () => poll(subscriptionId),
+        (p) => p.lastSequence === flood.emitted,
+        30_000,
+      );
+      const elapsed = (Date.now() - started) / 1000;
+      await agent.drain();
+      const heapAfter = [await worker(), await pageUsed()];
+      const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+      console.log(
+        `bridgeObserve: ${flood.emitted} events in ${elapsed.toFixed(2)} s (page emitted for ${(flood.ms / 1000).toFixed(2)} s): ` +
+          `${Math.round(flood.emitted / elapsed)} events/s into the ring, ${agent.state.polls} polls; ` +
+          `worker heap ${mb(heapBefore[0]!)} → ${mb(heapAfter[0]!)}, page heap ${mb(heapBefore[1]!)} → ${mb(heapAfter[1]!)}`,
+      );
+      expect(settled.lastSequence).toBe(flood.emitted);
+      expect(agent.state.seen).toBe(flood.emitted);
+    }, 180_000);
+  },
+);
 
 describe('SPEC §7 lifetimes (real Chromium)', () => {
   it('a reload restarts the worker: the tab’s subscriptions come back as bridge-restarted tombstones', async () => {
     const { subscriptionId } = await startTicks();
     await page.evaluate(() => window.observeTest.emit(5));
-    await until(() => poll(subscriptionId), (p) => p.lastSequence === 5);
+    await until(
+      () => poll(subscriptionId),
+      (p) => p.lastSequence === 5,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1300)); // the journal writes at most once a second
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
-    const after = await until(() => poll(subscriptionId), () => true);
-    expect(after).toMatchObject({ status: 'stopped', reason: 'bridge-restarted', lastSequence: 5, events: [], droppedCount: 5 });
+    const after = await until(
+      () => poll(subscriptionId),
+      () => true,
+    );
+    expect(after).toMatchObject({
+      status: 'stopped',
+      reason: 'bridge-restarted',
+      lastSequence: 5,
+      events: [],
+      droppedCount: 5,
+    });
   });
 
   it('unregistering the chart tombstones its subscriptions with target-unregistered', async () => {
     const { subscriptionId } = await startTicks();
     await page.evaluate(() => window.observeTest.emit(2));
     await page.evaluate(() => window.observeTest.unregisterChart());
-    const read = await until(() => poll(subscriptionId), (p) => p.status === 'stopped');
+    const read = await until(
+      () => poll(subscriptionId),
+      (p) => p.status === 'stopped',
+    );
     expect(read).toMatchObject({ status: 'stopped', reason: 'target-unregistered', lastSequence: 2 });
     expect(read.events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]); // the reload restarted the page's counter
   });

@@ -15,7 +15,12 @@ import {
 import type { TradingLineKind } from './tradingLines.js';
 
 /** Candle colors, shared with the legend and the volume bars. */
-export const CANDLE_COLORS = { up: '#26a69a', down: '#ef5350', upVolume: '#26a69a55', downVolume: '#ef535055' } as const;
+export const CANDLE_COLORS = {
+  up: '#26a69a',
+  down: '#ef5350',
+  upVolume: '#26a69a55',
+  downVolume: '#ef535055',
+} as const;
 
 /** Options of every chart. The footer carries the TradingView attribution, so the logo stays off. */
 export function chartOptions(): DeepPartial<ChartOptions> {
@@ -47,7 +52,10 @@ export const LINE_STYLES: Readonly<Record<TradingLineKind, LineStyle>> = {
 };
 
 /** Adds the candle series and, under it on its own scale, the volume bars. */
-export function addPriceSeries(chart: IChartApi): { candles: ISeriesApi<'Candlestick'>; volume: ISeriesApi<'Histogram'> } {
+export function addPriceSeries(chart: IChartApi): {
+  candles: ISeriesApi<'Candlestick'>;
+  volume: ISeriesApi<'Histogram'>;
+} {
   const candles = chart.addSeries(CandlestickSeries, {
     upColor: CANDLE_COLORS.up,
     downColor: CANDLE_COLORS.down,

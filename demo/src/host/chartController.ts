@@ -28,7 +28,10 @@ export const PriceSchema = z
   .describe('Price as a decimal string, e.g. "67250.5".');
 
 const LineKindSchema = z.enum(['order', 'position', 'alert']);
-const ColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/).describe('Color as #rrggbb.');
+const ColorSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/)
+  .describe('Color as #rrggbb.');
 const LabelSchema = z.string().min(1).max(64).describe('Text shown on the line.');
 const LineIdSchema = z.string().min(1).max(64).describe('A lineId from createTradingLine or listTradingLines.');
 

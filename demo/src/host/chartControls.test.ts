@@ -89,7 +89,11 @@ describe('chart controller declaration (SPEC §5)', () => {
       permission: 'chart.write',
       revisionDomains: ['viewport'],
     });
-    expect(byId.get('chart.getTradingLine')).toMatchObject({ accessClass: 'read', mutation: false, revisionDomains: [] });
+    expect(byId.get('chart.getTradingLine')).toMatchObject({
+      accessClass: 'read',
+      mutation: false,
+      revisionDomains: [],
+    });
     expect(byId.get('chart.removeTradingLine')?.revisionDomains).toEqual(['tradingLines']);
     expect(byId.get('chart.setVisibleRange')?.signature).toContain('range: { from: number; to: number }');
   });
@@ -139,7 +143,13 @@ describe('chart controls', () => {
   it('creates, reads, lists, updates and removes trading lines, bumping tradingLines on each change', () => {
     const { chart, revisions, ctx, controls } = setup();
     const line = controls.createTradingLine(ctx, { kind: 'alert', price: '68000' });
-    expect(line).toMatchObject({ lineId: 'line-1', chartId: 'btc-main', kind: 'alert', label: 'alert', color: '#f59e0b' });
+    expect(line).toMatchObject({
+      lineId: 'line-1',
+      chartId: 'btc-main',
+      kind: 'alert',
+      label: 'alert',
+      color: '#f59e0b',
+    });
     expect(chart.drawn.get('line-1')?.price).toBe('68000');
     expect(controls.getTradingLine(ctx, 'line-1')).toEqual(line);
     const moved = controls.updateTradingLine(ctx, 'line-1', { price: '68100.5', label: 'Breakout' });
@@ -162,7 +172,9 @@ describe('chart controls', () => {
   it('refuses a 51st line without a bump', async () => {
     const { revisions, ctx, controls } = setup();
     for (let i = 0; i < 50; i++) await controls.createTradingLine(ctx, { kind: 'order', price: `${100 + i}` });
-    expect(failureOf(() => controls.createTradingLine(ctx, { kind: 'order', price: '1' })).kind).toBe('definite-failure');
+    expect(failureOf(() => controls.createTradingLine(ctx, { kind: 'order', price: '1' })).kind).toBe(
+      'definite-failure',
+    );
     expect(revisions.get('tradingLines')).toBe(50);
   });
 });

@@ -60,7 +60,8 @@ export function chartControls(model: ChartModel, symbols: () => readonly string[
       const line = model.lines.create(input);
       if (!line) {
         throw controlFailure('definite-failure', {
-          message: 'This chart already holds 50 trading lines; remove one with removeTradingLine first. Nothing changed.',
+          message:
+            'This chart already holds 50 trading lines; remove one with removeTradingLine first. Nothing changed.',
         });
       }
       ctx.revisions.bump('tradingLines');

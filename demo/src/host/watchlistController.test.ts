@@ -26,7 +26,11 @@ describe('watchlist controller', () => {
   it('declares list as read and add/remove as write mutations on the symbols domain', () => {
     const byId = new Map(describeController(watchlistController).map((d) => [d.controlId, d]));
     expect(byId.get('watchlist.list')).toMatchObject({ accessClass: 'read', mutation: false });
-    expect(byId.get('watchlist.add')).toMatchObject({ accessClass: 'write', mutation: true, revisionDomains: ['symbols'] });
+    expect(byId.get('watchlist.add')).toMatchObject({
+      accessClass: 'write',
+      mutation: true,
+      revisionDomains: ['symbols'],
+    });
     expect(WATCHLIST_POLICY).toEqual({ maxAccess: 'read', detail: 'The watchlist is read-only in this terminal.' });
   });
 

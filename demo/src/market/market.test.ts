@@ -62,7 +62,8 @@ describe('market simulator determinism', () => {
     expect(bars).toHaveLength(600);
     expect(bars.at(-1)?.time).toBe(bucketStart(T0 / 1000, 60));
     for (let i = 1; i < bars.length; i++) expect((bars[i]?.time ?? 0) - (bars[i - 1]?.time ?? 0)).toBe(60);
-    for (const bar of bars) expect(bar.high >= Math.max(bar.open, bar.close) && bar.low <= Math.min(bar.open, bar.close)).toBe(true);
+    for (const bar of bars)
+      expect(bar.high >= Math.max(bar.open, bar.close) && bar.low <= Math.min(bar.open, bar.close)).toBe(true);
   });
 
   it('books live ticks into the forming bar and opens a new bar on the next minute', () => {
@@ -129,7 +130,13 @@ describe('quotes', () => {
     const spec = findSymbol('XRPUSDT');
     if (!spec) throw new Error('XRPUSDT missing');
     const quote = quoteOf(spec, 0.5231, T0);
-    expect(quote).toEqual({ symbol: 'XRPUSDT', bid: '0.5231', ask: '0.5232', last: '0.5231', time: new Date(T0).toISOString() });
+    expect(quote).toEqual({
+      symbol: 'XRPUSDT',
+      bid: '0.5231',
+      ask: '0.5232',
+      last: '0.5231',
+      time: new Date(T0).toISOString(),
+    });
     const sim = market(1);
     const q = sim.quote('BTCUSDT');
     expect(q.last).toMatch(/^\d+\.\d{2}$/);

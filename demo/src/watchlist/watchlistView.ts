@@ -53,7 +53,11 @@ export class WatchlistView {
     const change = el('span', { class: 'num watch-change' });
     const element = el(
       'div',
-      { class: 'watch-row', title: `Show ${symbol} on the main chart`, attrs: { role: 'listitem', 'data-symbol': symbol } },
+      {
+        class: 'watch-row',
+        title: `Show ${symbol} on the main chart`,
+        attrs: { role: 'listitem', 'data-symbol': symbol },
+      },
       [
         el('span', { class: 'watch-symbol' }, [
           el('span', { class: 'watch-ticker', text: symbol }),
@@ -87,6 +91,9 @@ export class WatchlistView {
     row.last.classList.toggle('up', up);
     row.last.classList.toggle('down', !up);
     const tint = up ? 'rgba(38, 166, 154, 0.22)' : 'rgba(239, 83, 80, 0.22)';
-    row.last.animate([{ backgroundColor: tint }, { backgroundColor: 'transparent' }], { duration: 420, easing: 'ease-out' });
+    row.last.animate([{ backgroundColor: tint }, { backgroundColor: 'transparent' }], {
+      duration: 420,
+      easing: 'ease-out',
+    });
   }
 }
