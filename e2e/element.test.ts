@@ -178,8 +178,11 @@ describe('<tradescript-bridge> in real Chromium', () => {
   });
 
   it('SPEC §10 the kept feed is bounded to the newest 200 and skips rows that fail validation', async () => {
-    await page.evaluate(() => window.elementTest.callMany(205));
+    await page.evaluate(() => window.elementTest.callMany(260));
     expect(await feedRows()).toHaveLength(200);
+    // The store itself is trimmed back to 200 every 50 added rows: 260 added, it holds 200 to 249.
+    await expect.poll(() => page.evaluate(() => window.elementTest.activityRows())).toBeGreaterThanOrEqual(200);
+    expect(await page.evaluate(() => window.elementTest.activityRows())).toBeLessThan(250);
     await page.evaluate(() => window.elementTest.corruptActivity());
     await page.reload();
     await ready(page);

@@ -5,7 +5,7 @@
  * entry (which carries no argument values or broker text) and validated again
  * when read back: an unreadable row is skipped, never shown.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import * as z from 'zod/mini';
 import { ErrorCodeSchema } from '../protocol/errors.js';
 import { TargetSchema } from '../protocol/target.js';
@@ -68,6 +68,7 @@ export class ActivityStore {
   private addedSinceTrim = TRIM_SLACK;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private release: (() => void) | null = null;
+  private listening = false;
 
   constructor(
     private readonly tabId: string,
@@ -96,10 +97,13 @@ export class ActivityStore {
     const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
     if (!parsed.success) return Promise.resolve();
     this.pending.push(parsed.data);
+    if (!this.listening) {
+      this.listening = true;
+      addEventListener('pagehide', this.flushNow);
+    }
     this.flushing ??= new Promise<void>((resolve) => {
       this.release = resolve;
       this.timer = setTimeout(() => this.flushNow(), FLUSH_DELAY_MS);
-      addEventListener('pagehide', this.flushNow, { once: true });
     });
     return this.flushing;
   }
@@ -107,38 +111,43 @@ export class ActivityStore {
   /** Writes what is pending now (a reload or tab close is coming, or the delay ran out). */
   private readonly flushNow = (): void => {
     if (this.timer !== null) clearTimeout(this.timer);
-    removeEventListener('pagehide', this.flushNow);
     const release = this.release;
     this.timer = null;
     this.release = null;
+    if (this.pending.length === 0 && !release) return;
     void this.enqueue(() => this.flush(), undefined).then(() => release?.());
   };
 
   /** Closes the connection; the next operation reopens it. */
   close(): void {
+    if (this.listening) removeEventListener('pagehide', this.flushNow);
+    this.listening = false;
     const db = this.db;
     this.db = null;
     void db?.then((open) => open.close()).catch(() => undefined);
   }
 
+  /**
+   * One transaction for the pending rows, on the raw IndexedDB API: idb's
+   * promise per request cost two listeners each, on the main thread, per call.
+   */
   private async flush(): Promise<void> {
     const rows = this.pending;
     this.pending = [];
     this.flushing = null;
     if (rows.length === 0) return;
-    const tx = (await this.open()).transaction(STORE, 'readwrite');
-    for (const row of rows) await tx.store.add(row);
+    const tx = unwrap(await this.open()).transaction(STORE, 'readwrite');
+    const store = tx.objectStore(STORE);
+    for (const row of rows) store.add(row);
     this.addedSinceTrim += rows.length;
-    if (this.addedSinceTrim < TRIM_SLACK) return tx.done;
-    this.addedSinceTrim = 0;
-    let excess = (await tx.store.count()) - ACTIVITY_CAPACITY;
-    let cursor = excess > 0 ? await tx.store.openCursor() : null;
-    while (cursor && excess > 0) {
-      await cursor.delete();
-      excess -= 1;
-      cursor = await cursor.continue();
+    if (this.addedSinceTrim >= TRIM_SLACK) {
+      this.addedSinceTrim = 0;
+      trim(store);
     }
-    await tx.done;
+    await new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('The activity transaction was aborted.'));
+    });
   }
 
   private enqueue<T>(work: () => Promise<T>, fallback: T): Promise<T> {
@@ -165,4 +174,18 @@ export class ActivityStore {
     });
     return opening;
   }
+}
+
+/** Drops the origin's oldest rows beyond {@link ACTIVITY_CAPACITY} in one range delete (keys grow with age). */
+function trim(store: IDBObjectStore): void {
+  const counting = store.count();
+  counting.onsuccess = () => {
+    const excess = counting.result - ACTIVITY_CAPACITY;
+    if (excess <= 0) return;
+    const keys = store.getAllKeys(null, excess);
+    keys.onsuccess = () => {
+      const newestDropped = keys.result.at(-1);
+      if (newestDropped !== undefined) store.delete(IDBKeyRange.upperBound(newestDropped));
+    };
+  };
 }
