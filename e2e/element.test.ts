@@ -191,6 +191,17 @@ describe('<tradescript-bridge> in real Chromium', () => {
     expect(rows.join('\n')).not.toContain('evil.row');
   });
 
+  it('SPEC §10 a reload right after a burst keeps every row of it (the page writes them as it hides)', async () => {
+    const reloaded = page.waitForEvent('load');
+    const before = await page.evaluate(() => window.elementTest.burstThenReload(40));
+    expect(before[0]).toMatch(/notes\.add\s*ok/);
+    await reloaded;
+    await ready(page);
+    // Every row's text, rendered or not (rows off screen have `content-visibility: auto`, so no innerText).
+    const texts = () => page.locator(`${ELEMENT} [part=feed] li`).allTextContents();
+    await expect.poll(texts).toEqual(before);
+  });
+
   it('SPEC §5 confirm mode: decline and no answer are execution_declined and nothing runs; approve runs', async () => {
     const confirm = page.locator(`${ELEMENT} [part=confirm]`);
     expect(await page.evaluate(() => window.elementTest.confirmMode())).toBe(false);

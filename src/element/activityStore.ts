@@ -17,12 +17,16 @@ export const ACTIVITY_DB_NAME = 'tradescript-element';
 export const ACTIVITY_CAPACITY = 200;
 
 /**
- * Writes wait for the next task, so they start after the call's answer has left
- * the page (a write inside the call's own task competed with the operation
- * ledger's), and entries of one burst share one transaction. Longer would risk
- * losing the last entries to a reload.
+ * Writes start on a later task, after the call's answer has left the page, and
+ * at most one transaction starts per interval: entries of a burst share it (one
+ * transaction per call cost the main thread ~0.5 ms a call under load). The
+ * first entry after a quiet spell is written on the next task. A page being
+ * hidden (reload, navigation, tab close) writes what is pending at once, in a
+ * transaction issued and committed inside the `pagehide` handler; only a crash
+ * can lose the last interval's rows (the feed is a record for the person; the
+ * operation ledger is kept apart and is not delayed).
  */
-const FLUSH_DELAY_MS = 0;
+const WRITE_INTERVAL_MS = 100;
 /** The store is trimmed back to capacity once this many rows were added since the last trim. */
 const TRIM_SLACK = 50;
 
@@ -69,6 +73,9 @@ export class ActivityStore {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private release: (() => void) | null = null;
   private listening = false;
+  /** The open connection, once it is open: what `pagehide` writes through without waiting. */
+  private raw: IDBDatabase | null = null;
+  private lastWriteAt = -Infinity;
 
   constructor(
     private readonly tabId: string,
@@ -89,9 +96,10 @@ export class ActivityStore {
   }
 
   /**
-   * Keeps one entry. Entries arriving in the same task share one transaction; the origin's oldest rows beyond the capacity are dropped every
-   * {@link TRIM_SLACK} rows (reads show the newest {@link ACTIVITY_CAPACITY}).
-   * A page being hidden writes at once.
+   * Keeps one entry. Entries of a burst share one transaction (see
+   * {@link WRITE_INTERVAL_MS}); the origin's oldest rows beyond the capacity are
+   * dropped every {@link TRIM_SLACK} rows (reads show the newest {@link ACTIVITY_CAPACITY}).
+   * Resolves once the entry is written (or could not be).
    */
   add(entry: ActivityEntry): Promise<void> {
     const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
@@ -99,31 +107,68 @@ export class ActivityStore {
     this.pending.push(parsed.data);
     if (!this.listening) {
       this.listening = true;
-      addEventListener('pagehide', this.flushNow);
+      addEventListener('pagehide', this.writeOnHide);
     }
     this.flushing ??= new Promise<void>((resolve) => {
       this.release = resolve;
-      this.timer = setTimeout(() => this.flushNow(), FLUSH_DELAY_MS);
+      const wait = Math.max(0, this.lastWriteAt + WRITE_INTERVAL_MS - performance.now());
+      this.timer = setTimeout(() => this.flushNow(), wait);
     });
     return this.flushing;
   }
 
-  /** Writes what is pending now (a reload or tab close is coming, or the delay ran out). */
-  private readonly flushNow = (): void => {
+  /** The interval ran out: the pending rows join the queue of operations. */
+  private flushNow(): void {
+    const release = this.settleTimer();
+    void this.enqueue(() => this.flush(), undefined).then(() => release?.());
+  }
+
+  /**
+   * The page is going away and the queue's next turn may never come: with the
+   * connection open, the pending rows go into a transaction issued and
+   * committed now (IndexedDB orders it after any transaction already running).
+   */
+  private readonly writeOnHide = (): void => {
+    if (this.pending.length === 0) return;
+    if (!this.raw) return this.flushNow();
+    const release = this.settleTimer();
+    const rows = this.take();
+    try {
+      const tx = this.raw.transaction(STORE, 'readwrite');
+      const store = tx.objectStore(STORE);
+      for (const row of rows) store.add(row);
+      this.addedSinceTrim += rows.length;
+      tx.commit();
+    } catch {
+      // The connection closed under us: these rows stay in memory only, like any failed write.
+    }
+    release?.();
+  };
+
+  /** Clears the pending timer; returns the release of the promise `add` handed out. */
+  private settleTimer(): (() => void) | null {
     if (this.timer !== null) clearTimeout(this.timer);
     const release = this.release;
     this.timer = null;
     this.release = null;
-    if (this.pending.length === 0 && !release) return;
-    void this.enqueue(() => this.flush(), undefined).then(() => release?.());
-  };
+    return release;
+  }
+
+  /** Takes the pending rows; the next `add` starts a new flush. */
+  private take(): ActivityRow[] {
+    const rows = this.pending;
+    this.pending = [];
+    this.flushing = null;
+    return rows;
+  }
 
   /** Closes the connection; the next operation reopens it. */
   close(): void {
-    if (this.listening) removeEventListener('pagehide', this.flushNow);
+    if (this.listening) removeEventListener('pagehide', this.writeOnHide);
     this.listening = false;
     const db = this.db;
     this.db = null;
+    this.raw = null;
     void db?.then((open) => open.close()).catch(() => undefined);
   }
 
@@ -132,22 +177,22 @@ export class ActivityStore {
    * promise per request cost two listeners each, on the main thread, per call.
    */
   private async flush(): Promise<void> {
-    const rows = this.pending;
-    this.pending = [];
-    this.flushing = null;
+    const rows = this.take();
     if (rows.length === 0) return;
-    const tx = unwrap(await this.open()).transaction(STORE, 'readwrite');
+    this.lastWriteAt = performance.now();
+    const db = unwrap(await this.open());
+    const tx = db.transaction(STORE, 'readwrite');
     const store = tx.objectStore(STORE);
     for (const row of rows) store.add(row);
+    // Committed at once, so a page that unloads while it runs does not abort it.
+    tx.commit();
+    await completion(tx);
     this.addedSinceTrim += rows.length;
-    if (this.addedSinceTrim >= TRIM_SLACK) {
-      this.addedSinceTrim = 0;
-      trim(store);
-    }
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('The activity transaction was aborted.'));
-    });
+    if (this.addedSinceTrim < TRIM_SLACK) return;
+    this.addedSinceTrim = 0;
+    const trimming = db.transaction(STORE, 'readwrite');
+    trim(trimming.objectStore(STORE));
+    await completion(trimming);
   }
 
   private enqueue<T>(work: () => Promise<T>, fallback: T): Promise<T> {
@@ -166,12 +211,18 @@ export class ActivityStore {
       blocking: () => this.close(),
       terminated: () => {
         this.db = null;
+        this.raw = null;
       },
     });
     const opening = this.db;
-    opening.catch(() => {
-      if (this.db === opening) this.db = null;
-    });
+    opening.then(
+      (db) => {
+        if (this.db === opening) this.raw = unwrap(db);
+      },
+      () => {
+        if (this.db === opening) this.db = null;
+      },
+    );
     return opening;
   }
 }
@@ -188,4 +239,12 @@ function trim(store: IDBObjectStore): void {
       if (newestDropped !== undefined) store.delete(IDBKeyRange.upperBound(newestDropped));
     };
   };
+}
+
+/** Resolves when `tx` commits; rejects when it fails or aborts. */
+function completion(tx: IDBTransaction): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('The activity transaction was aborted.'));
+  });
 }
