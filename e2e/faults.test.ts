@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallReceipt, ContextData, ErrorObject, SessionsDocument } from '../src/protocol/index.js';
 import { startRelayProxy, type RelayProxy } from '../src/testSupport/relayProxy.js';
 import {
@@ -177,6 +177,11 @@ beforeAll(async () => {
   client = await connectHttpClient(server.ready.mcpUrl!);
 });
 
+// A test that failed with the relay down must not take the tests after it down too.
+afterEach(() => {
+  if (proxy) proxy.down = false;
+});
+
 afterAll(async () => {
   console.log(`faults injected: ${JSON.stringify(injected)}`);
   await client?.close().catch(() => undefined);
@@ -192,11 +197,15 @@ describe('SPEC §9 a socket drop before dispatch', () => {
     proxy.down = true;
     injected.refusals += 1;
     injected.drops += proxy.drop();
-    // The call must leave after the hub saw the old socket close, or it would go down that socket and be lost.
-    await hubSeesDisconnected();
-    const pending = callTool<CallReceipt>(client, 'tradescript_call', args);
-    await pause(400);
-    proxy.down = false;
+    let pending: Promise<ToolCall<CallReceipt>>;
+    try {
+      // The call must leave after the hub saw the old socket close, or it would go down that socket and be lost.
+      await hubSeesDisconnected();
+      pending = callTool<CallReceipt>(client, 'tradescript_call', args);
+      await pause(400);
+    } finally {
+      proxy.down = false;
+    }
     const placed = await pending;
     expect(placed.envelope.error).toBeNull();
     expect(placed.envelope.data).toMatchObject({ operationId: 'wait-op-1', mutation: true });
@@ -267,16 +276,23 @@ describe('SPEC §5 a tab that stays away', () => {
     proxy.down = true;
     injected.refusals += 1;
     injected.drops += proxy.drop();
-    const refused = await callTool(client, 'tradescript_call', {
-      sessionId,
-      target: MAIN_CHART,
-      controlId: 'chart.createTradingLine',
-      args: [{ kind: 'alert', price: '60000.5', label: 'never-queued' }],
-      expectedRevisions: { tradingLines: revision },
-    });
+    let refused: ToolCall<unknown>;
+    try {
+      // Sent before the hub saw the socket close, the call would go down it and be (rightly) uncertain.
+      await hubSeesDisconnected();
+      refused = await callTool(client, 'tradescript_call', {
+        sessionId,
+        target: MAIN_CHART,
+        controlId: 'chart.createTradingLine',
+        args: [{ kind: 'alert', price: '60000.5', label: 'never-queued' }],
+        expectedRevisions: { tradingLines: revision },
+      });
+    } finally {
+      // Whatever happened above, the tab must come back for the tests after this one.
+      proxy.down = false;
+    }
     expect(refused.isError).toBe(true);
     expect(['session_closed', 'transport_error']).toContain(refused.envelope.error?.code);
-    proxy.down = false;
     await pairedAgain();
     await pause(500);
     expect(await linesShown()).toBe(before);
