@@ -51,8 +51,9 @@ const stats = {
 };
 const count = (map: Map<string, number>, code: string) => map.set(code, (map.get(code) ?? 0) + 1);
 afterAll(() => {
-  console.log(
-    `fuzz: ${stats.cases} cases (${stats.fullStack} through the full stack), ${stats.protocolErrors} JSON-RPC errors; codes ${JSON.stringify(Object.fromEntries(stats.codes))}; through the stack ${JSON.stringify(Object.fromEntries(stats.stackCodes))}`,
+  // The counts go to stderr: nothing under src/ writes stdout (the stdio MCP channel).
+  process.stderr.write(
+    `fuzz: ${stats.cases} cases (${stats.fullStack} through the full stack), ${stats.protocolErrors} JSON-RPC errors; codes ${JSON.stringify(Object.fromEntries(stats.codes))}; through the stack ${JSON.stringify(Object.fromEntries(stats.stackCodes))}\n`,
   );
 });
 

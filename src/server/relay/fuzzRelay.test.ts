@@ -30,8 +30,9 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  console.log(
-    `relay fuzz: ${stats.frames} hostile frames, ${stats.closed} sockets closed with a relay code, ${stats.kept} kept`,
+  // The counts go to stderr: nothing under src/ writes stdout (the stdio MCP channel).
+  process.stderr.write(
+    `relay fuzz: ${stats.frames} hostile frames, ${stats.closed} sockets closed with a relay code, ${stats.kept} kept\n`,
   );
   hub.close();
 });
