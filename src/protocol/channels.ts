@@ -31,8 +31,8 @@ export const TradingEventsOptionsSchema = z.strictObject({
     .check(z.describe('Only these accounts.')),
 });
 
-/** What happened. */
-export const TradingEventTypeSchema = z.enum([
+/** What a `trading.events` event can say happened. */
+export const TRADING_EVENT_TYPES = [
   'order.accepted',
   'order.rejected',
   'order.modified',
@@ -45,7 +45,10 @@ export const TradingEventTypeSchema = z.enum([
   'tradingLine.created',
   'tradingLine.updated',
   'tradingLine.removed',
-]);
+] as const;
+
+/** What happened. */
+export const TradingEventTypeSchema = z.enum(TRADING_EVENT_TYPES);
 
 /** `trading.events` event. Fills arrive here, never in an acknowledgement. */
 export const TradingEventSchema = z.strictObject({

@@ -6,6 +6,7 @@
  * proves each equal to the schema projection on arbitrary input. Under limits
  * lowered below {@link FAST_MIN_STRING_LENGTH} they defer to the schema path.
  */
+import { TRADING_EVENT_TYPES } from '../../protocol/channels.js';
 import { DROP_INVALID, DROP_OVERSIZED, fitsEvent, type EventBounds, type Projection } from './projection.js';
 import { redactJson, redactString } from '../redact.js';
 
@@ -75,20 +76,7 @@ export function projectQuote(raw: unknown, bounds: EventBounds): Projection | nu
   return fitsFlat(payload, QUOTE_SKELETON, units, bounds) ? payload : DROP_OVERSIZED;
 }
 
-const TRADING_TYPES: ReadonlySet<string> = new Set([
-  'order.accepted',
-  'order.rejected',
-  'order.modified',
-  'order.cancelled',
-  'order.filled',
-  'order.partiallyFilled',
-  'position.changed',
-  'alert.deleted',
-  'fx.confirmed',
-  'tradingLine.created',
-  'tradingLine.updated',
-  'tradingLine.removed',
-]);
+const TRADING_TYPES: ReadonlySet<string> = new Set(TRADING_EVENT_TYPES);
 
 /** Free-text optional fields of a trading event, in schema order around the typed ones. */
 const TEXT_FIELDS = ['accountId', 'orderId', 'clientOrderId', 'symbol'] as const;
