@@ -4,25 +4,12 @@
  * AbortController per call so a `cancel` reaches the SDK's signal, and posts
  * the outcome (and any progress) back by id.
  */
-import type { ErrorObject } from '../protocol/index.js';
 import type { SessionOutcome, TerminalHost } from '../sdk/types.js';
+import { pageDefect } from './pageError.js';
 import type { CallPortAnswer, CallPortEnd, CallPortRequest, CallScope } from './callPort.js';
 
-/** Spelled out, not `makeError`: the page entry must not pull in the protocol's schemas. */
 function internalError(message: string): SessionOutcome {
-  const error: ErrorObject = {
-    code: 'internal_error',
-    message,
-    status_code: null,
-    broker_code: null,
-    broker_message: null,
-    request_id: null,
-    validation_errors: [],
-    retry: 'never',
-    auth_url: null,
-    details: null,
-  };
-  return { ok: false, error };
+  return { ok: false, error: pageDefect(message) };
 }
 
 const UNKNOWN_SCOPE = 'The bridge sent a call without its scope; this is a defect of the bridge.';

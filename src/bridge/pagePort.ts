@@ -5,28 +5,17 @@
  * ImageBitmap to the worker as a transfer, never a copy.
  */
 import { transfer } from 'comlink';
-import type { ErrorObject } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
 import type { EventBatcher } from './eventBatch.js';
 import type { PagePort } from './workerApi.js';
+import { pageDefect } from './pageError.js';
 
 /** Where the page port sends what it hears from the worker. */
 export type PagePortCallbacks = Pick<PagePort, 'status' | 'grantProposed' | 'attachmentEnded'>;
 
-/** Spelled out, not `makeError`: the page entry must not pull in the protocol's schemas. */
-const NO_EVENT_PORT: ErrorObject = {
-  code: 'internal_error',
-  message:
-    'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
-  status_code: null,
-  broker_code: null,
-  broker_message: null,
-  request_id: null,
-  validation_errors: [],
-  retry: 'never',
-  auth_url: null,
-  details: null,
-};
+const NO_EVENT_PORT = pageDefect(
+  'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
+);
 
 /** The host calls the page port uses. */
 export type PortHost = Pick<TerminalHost, 'catalog' | 'startBinding' | 'stopBinding' | 'capture'>;
