@@ -9,7 +9,7 @@ import {
   type FrontLinkFrame,
   type HubLinkFrame,
 } from '../../protocol/hubLink.js';
-import { MAX_FRAME_BYTES, type FrameRefusal } from '../relay/frames.js';
+import { MAX_FRAME_BYTES, readFrameJson, type FrameRefusal } from '../relay/frames.js';
 
 /**
  * The largest link frame: a relay frame's worth of answer (a full result and a
@@ -21,17 +21,9 @@ export const MAX_LINK_FRAME_BYTES = MAX_FRAME_BYTES + 64 * 1024;
 export type ParsedLinkFrame<F> = { ok: true; frame: F } | { ok: false; reason: FrameRefusal };
 
 function parse<S extends z.core.$ZodType>(schema: S, text: string, maxBytes: number): ParsedLinkFrame<z.infer<S>> {
-  // A UTF-16 length over the limit is over it in bytes too; the exact count is needed only near it.
-  if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
-    return { ok: false, reason: 'too-large' };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'not-json' };
-  }
-  const parsed = z.safeParse(schema, value);
+  const read = readFrameJson(text, maxBytes);
+  if (!read.ok) return read;
+  const parsed = z.safeParse(schema, read.value);
   return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, reason: 'schema' };
 }
 

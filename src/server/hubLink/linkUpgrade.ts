@@ -7,11 +7,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { WebSocketServer } from 'ws';
 import { HUB_LINK_SUBPROTOCOL } from '../../protocol/hubLink.js';
 import { bearerOf, isLoopbackHost, secretEquals, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
 import type { RelaySocket } from '../relay/socket.js';
+import { lazyUpgradeServer } from '../relay/lazyUpgrade.js';
 import { adaptWebSocket } from '../relay/upgrade.js';
 import { MAX_LINK_FRAME_BYTES } from './linkFrames.js';
 import { keepAlive } from './linkWebSocket.js';
@@ -61,19 +61,7 @@ function refusal(req: IncomingMessage, options: LinkUpgradeOptions): string | nu
 
 /** Creates the front link's upgrade handler. */
 export function createLinkUpgrade(options: LinkUpgradeOptions): LinkUpgrade {
-  let wss: WebSocketServer | null = null;
-  let closed = false;
-  let loading: Promise<WebSocketServer> | null = null;
-  const load = () =>
-    (loading ??= import('ws').then(({ WebSocketServer }) => {
-      wss = new WebSocketServer({
-        noServer: true,
-        maxPayload: MAX_LINK_FRAME_BYTES,
-        perMessageDeflate: false,
-        handleProtocols: (protocols) => (protocols.has(HUB_LINK_SUBPROTOCOL) ? HUB_LINK_SUBPROTOCOL : false),
-      });
-      return wss;
-    }));
+  const server = lazyUpgradeServer({ maxPayload: MAX_LINK_FRAME_BYTES, subprotocol: HUB_LINK_SUBPROTOCOL });
   return {
     handle(req, socket, head) {
       const why = refusal(req, options);
@@ -82,23 +70,11 @@ export function createLinkUpgrade(options: LinkUpgradeOptions): LinkUpgrade {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
-      load().then(
-        (server) => {
-          if (closed) return void socket.destroy();
-          server.handleUpgrade(req, socket, head, (ws) => {
-            keepAlive(ws);
-            options.accept(adaptWebSocket(ws));
-          });
-        },
-        () => socket.destroy(),
-      );
+      server.upgrade(req, socket, head, (ws) => {
+        keepAlive(ws);
+        options.accept(adaptWebSocket(ws));
+      });
     },
-    close() {
-      closed = true;
-      const server: WebSocketServer | null = wss;
-      if (!server) return;
-      for (const client of server.clients) client.terminate();
-      server.close();
-    },
+    close: () => server.close(),
   };
 }

@@ -31,18 +31,27 @@ export type FrameRefusal = 'too-large' | 'not-json' | 'schema';
 /** The parsed frame, or why it was refused. */
 export type ParsedFrame = { ok: true; frame: BrowserFrame } | { ok: false; reason: FrameRefusal };
 
-/** Parses one browser frame: size, JSON, depth, then `BrowserFrameSchema`. */
-export function parseBrowserFrame(text: string, maxBytes: number = MAX_FRAME_BYTES): ParsedFrame {
+/** The JSON value of one text frame within `maxBytes`, or why not (the relay's and the front link's first step). */
+export function readFrameJson(
+  text: string,
+  maxBytes: number,
+): { ok: true; value: unknown } | { ok: false; reason: 'too-large' | 'not-json' } {
   // A UTF-16 length over the limit is over it in bytes too; the exact count is needed only near it.
   if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
     return { ok: false, reason: 'too-large' };
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     return { ok: false, reason: 'not-json' };
   }
+}
+
+/** Parses one browser frame: size, JSON, depth, then `BrowserFrameSchema`. */
+export function parseBrowserFrame(text: string, maxBytes: number = MAX_FRAME_BYTES): ParsedFrame {
+  const read = readFrameJson(text, maxBytes);
+  if (!read.ok) return read;
+  const value = read.value;
   if (checkJsonShape(value, { jsonDepth: MAX_FRAME_DEPTH, stringLength: maxBytes })) {
     return { ok: false, reason: 'schema' };
   }

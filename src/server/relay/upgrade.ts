@@ -5,12 +5,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import type { Hub } from '../hub/hub.js';
 import { bearerAllowed, hostMatches, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
 import { MAX_FRAME_BYTES } from './frames.js';
+import { lazyUpgradeServer } from './lazyUpgrade.js';
 import { normalizeOrigin, type OriginPolicy } from './originPolicy.js';
 import type { RelaySocket } from './socket.js';
 
@@ -98,39 +99,20 @@ function checkUpgrade(
 /** Creates the `/relay` upgrade handler. */
 export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
   const logger = options.logger;
-  let wss: WebSocketServer | null = null;
-  let closed = false;
-  let loading: Promise<WebSocketServer> | null = null;
-  // `ws` loads on the first upgrade or warm(), not on the way to the ready line.
-  const load = () =>
-    (loading ??= import('ws').then(({ WebSocketServer }) => {
-      wss = new WebSocketServer({
-        noServer: true,
-        maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
-        perMessageDeflate: false,
-        handleProtocols: (protocols) => (protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : false),
-      });
-      return wss;
-    }));
-  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) => {
-    load().then(
-      (server) => {
-        if (closed) {
-          socket.destroy();
-          return;
-        }
-        server.handleUpgrade(req, socket, head, (ws) => options.hub.connect(adaptWebSocket(ws), { origin }));
-      },
-      () => {
-        logger.error('cannot load the WebSocket server');
-        socket.destroy();
-      },
+  const server = lazyUpgradeServer({
+    maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
+    subprotocol: RELAY_SUBPROTOCOL,
+  });
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) =>
+    server.upgrade(
+      req,
+      socket,
+      head,
+      (ws) => options.hub.connect(adaptWebSocket(ws), { origin }),
+      () => logger.error('cannot load the WebSocket server'),
     );
-  };
   return {
-    warm: async () => {
-      await load();
-    },
+    warm: () => server.warm(),
     handle(req, socket, head) {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/relay') return refuse(socket, 404, 'not found');
@@ -141,12 +123,6 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
       }
       accept(req, socket, head, verdict.origin);
     },
-    close() {
-      closed = true;
-      const server: WebSocketServer | null = wss;
-      if (!server) return;
-      for (const client of server.clients) client.terminate();
-      server.close();
-    },
+    close: () => server.close(),
   };
 }
