@@ -10,7 +10,7 @@
  * argument value or broker text.
  */
 import { execFileSync } from 'node:child_process';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
@@ -34,6 +34,8 @@ import {
   serverBin,
   startServer,
   type ServerHandle,
+  rawInitializeStatus,
+  upgradeStatus,
 } from './harness/index.js';
 
 interface DemoWindow {
@@ -66,57 +68,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A raw HTTP POST of `initialize` to /mcp with any Host and Origin (or none); resolves with the status. */
-function rawPost(headers: Record<string, string | undefined>, setHost = true): Promise<number> {
-  const target = new URL(mcp.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        setHost,
-        headers: Object.fromEntries(
-          Object.entries({
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            ...headers,
-          }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-        ),
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
-      }),
-    );
-  });
-}
+/** A raw `initialize` POST to /mcp with any Host and Origin (or none); resolves with the status. */
+const rawPost = (headers: Record<string, string | undefined>, setHost = true): Promise<number> =>
+  rawInitializeStatus(mcp.url, headers, setHost);
 
 /** The HTTP status of a relay upgrade with these headers (101 when it opened). */
-function upgradeStatus(headers: Record<string, string>, path = '/relay'): Promise<number> {
-  return new Promise((resolve) => {
-    const socket = new WebSocket(new URL(path, relayUrl).toString(), { headers });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('open', () => {
-      resolve(101);
-      socket.close();
-    });
-    socket.on('error', () => resolve(0));
-  });
-}
+const relayUpgrade = (headers: Record<string, string>, path = '/relay'): Promise<number> =>
+  upgradeStatus(new URL(path, relayUrl).toString(), headers);
 
 /** A raw relay socket with the demo's Origin, as a hostile or test tab. */
 class RawTab {
@@ -276,7 +234,7 @@ describe('SPEC §9 the relay upgrade checks Origin against its allowlist and Hos
       `http://127.0.0.1:${mcp.port}`,
       'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
     ]) {
-      expect(await upgradeStatus({ origin }), origin).toBe(403);
+      expect(await relayUpgrade({ origin }), origin).toBe(403);
       refusals.relayUpgrade += 1;
     }
     for (const host of [
@@ -284,12 +242,12 @@ describe('SPEC §9 the relay upgrade checks Origin against its allowlist and Hos
       `0x7f000001:${mcp.port}`,
       `[0:0:0:0:0:0:0:1]:${mcp.port}`,
     ]) {
-      expect(await upgradeStatus({ origin: demoOrigin, host }), host).toBe(403);
+      expect(await relayUpgrade({ origin: demoOrigin, host }), host).toBe(403);
       refusals.relayUpgrade += 1;
     }
-    expect(await upgradeStatus({ origin: demoOrigin }, '/relay/x')).toBe(404);
+    expect(await relayUpgrade({ origin: demoOrigin }, '/relay/x')).toBe(404);
     for (const origin of [`HTTP://127.0.0.1:${demoPort}`, `http://localhost:${demoPort}`, `http://[::1]:${demoPort}`]) {
-      expect(await upgradeStatus({ origin }), origin).toBe(101);
+      expect(await relayUpgrade({ origin }), origin).toBe(101);
     }
   });
 });

@@ -4,59 +4,21 @@
  * /mcp and on the relay, and a dropped relay socket comes back with its session.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { CallReceipt, ContextData } from '../src/protocol/index.js';
-import { callTool, connectHttpClient, launchBrowser, newPage, pairPage, startServer } from './harness/index.js';
+import {
+  callTool,
+  connectHttpClient,
+  launchBrowser,
+  newPage,
+  pairPage,
+  rawInitializeStatus,
+  startServer,
+  upgradeStatus,
+} from './harness/index.js';
 import { MAIN_CHART, openTerminal } from './support/terminal.js';
-
-/** Sends a raw HTTP request, so Host and Origin can be anything. */
-function rawPost(url: string, headers: Record<string, string>): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    );
-  });
-}
-
-/** Opens the relay with the given headers and reports the HTTP status of a refusal (or 101). */
-function relayStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const socket = new WebSocket(url, { headers });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('open', () => {
-      resolve(101);
-      socket.close();
-    });
-    socket.on('error', () => resolve(0));
-  });
-}
 
 describe('SPEC §6 the result limit', () => {
   it('SPEC §6 a mutation whose result cannot fit keeps its evidence; a read that cannot fit is limit_exceeded', async () => {
@@ -107,21 +69,23 @@ describe('SPEC §9 /mcp and the relay refuse foreign Origin and Host', () => {
     server = await startServer(['demo']);
     const mcpUrl = server.ready.mcpUrl!;
     const port = new URL(mcpUrl).port;
-    expect(await rawPost(mcpUrl, {})).toBe(200);
-    expect(await rawPost(mcpUrl, { origin: 'http://evil.example' })).toBe(403);
-    expect(await rawPost(mcpUrl, { origin: server.ready.demoUrl!.replace(/\/$/, '') })).toBe(403);
-    expect(await rawPost(mcpUrl, { host: `attacker.example:${port}` })).toBe(403);
-    expect(await rawPost(mcpUrl, { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(200);
+    expect(await rawInitializeStatus(mcpUrl, {})).toBe(200);
+    expect(await rawInitializeStatus(mcpUrl, { origin: 'http://evil.example' })).toBe(403);
+    expect(await rawInitializeStatus(mcpUrl, { origin: server.ready.demoUrl!.replace(/\/$/, '') })).toBe(403);
+    expect(await rawInitializeStatus(mcpUrl, { host: `attacker.example:${port}` })).toBe(403);
+    expect(await rawInitializeStatus(mcpUrl, { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(
+      200,
+    );
   });
 
   it('SPEC §9 the relay upgrade answers 403 to a foreign Origin or Host', async () => {
     const relayUrl = server!.ready.relayUrl;
     const demoOrigin = new URL(server!.ready.demoUrl!).origin;
     const port = new URL(relayUrl).port;
-    expect(await relayStatus(relayUrl, { origin: 'http://evil.example' })).toBe(403);
-    expect(await relayStatus(relayUrl, {})).toBe(403);
-    expect(await relayStatus(relayUrl, { origin: demoOrigin, host: `rebind.example:${port}` })).toBe(403);
-    expect(await relayStatus(relayUrl, { origin: demoOrigin })).toBe(101);
+    expect(await upgradeStatus(relayUrl, { origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeStatus(relayUrl, {})).toBe(403);
+    expect(await upgradeStatus(relayUrl, { origin: demoOrigin, host: `rebind.example:${port}` })).toBe(403);
+    expect(await upgradeStatus(relayUrl, { origin: demoOrigin })).toBe(101);
     expect(server!.logs()).not.toMatch(/evil\.example/);
   });
 });

@@ -14,6 +14,7 @@ export type { LineLog } from './lineLog.js';
 export { connectHttpClient, connectStdioClient } from './mcpClients.js';
 export type { HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
 export { pairPage } from './pairing.js';
+export { rawInitializeStatus, upgradeStatus } from './rawRequests.js';
 export { repoRoot, serverBin } from './paths.js';
 export { perRequestSignalFetch } from './perRequestFetch.js';
 export type { FetchLike } from './perRequestFetch.js';
