@@ -5,26 +5,16 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, makeError } from '../../protocol/index.js';
+import { makeError } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import { hubFilePath, readHubFile } from '../http/hubFile.js';
 import { createLogger } from '../log.js';
 import { main } from './main.js';
 import { startServer } from './startServer.js';
 import { openTab, streamTransport } from './testPeers.js';
+import { testConfig } from '../mcp/testHarness.js';
 
-function config(home: string): ServerConfig {
-  return {
-    adapter: { maxAccess: 'write', allowControls: null },
-    toolAllowlist: null,
-    limits: { ...DEFAULT_LIMITS },
-    allowedOrigins: [],
-    bearerToken: null,
-    home,
-    logLevel: 'silent',
-    pairGrant: 'write',
-  };
-}
+const config = (home: string): ServerConfig => testConfig({ home, logLevel: 'silent' });
 const tempHome = () => mkdtempSync(join(tmpdir(), 'tsmcp-start-'));
 
 describe('startServer (SPEC §1, §11)', () => {

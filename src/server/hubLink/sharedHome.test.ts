@@ -7,30 +7,20 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, SESSIONS_URI, type SessionsDocument } from '../../protocol/index.js';
+import { SESSIONS_URI, type SessionsDocument } from '../../protocol/index.js';
 import { startServer, type RunningServer } from '../cli/startServer.js';
 import { openTab, streamTransport } from '../cli/testPeers.js';
 import type { ServerConfig } from '../config.js';
 import { hubFilePath, readHubFile, writeHubFile } from '../http/hubFile.js';
 import { createLogger } from '../log.js';
+import { testConfig } from '../mcp/testHarness.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-function config(home: string): ServerConfig {
-  return {
-    adapter: { maxAccess: 'write', allowControls: null },
-    toolAllowlist: null,
-    limits: { ...DEFAULT_LIMITS },
-    allowedOrigins: [],
-    bearerToken: null,
-    home,
-    logLevel: 'silent',
-    pairGrant: 'write',
-  };
-}
+const config = (home: string): ServerConfig => testConfig({ home, logLevel: 'silent' });
 const tempHome = () => mkdtempSync(join(tmpdir(), 'tsmcp-shared-'));
 const logger = createLogger('silent');
 
