@@ -10,6 +10,7 @@ import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema, RevisionsSchema } from './errors.js';
 import { AdapterMaximumSchema, GrantSchema } from './policy.js';
 import { AttachmentSummarySchema, SessionInfoSchema } from './resources.js';
+import type { Limits } from './limits.js';
 import { IdSchema, TargetSchema } from './target.js';
 import { ListControlsInputSchema } from './tools/listControls.js';
 import { SnapshotFormatSchema } from './tools/snapshot.js';
@@ -220,6 +221,12 @@ export const RelayLimitsSchema = z.strictObject({
 });
 /** The limits both sides enforce. */
 export type RelayLimits = z.infer<typeof RelayLimitsSchema>;
+
+/** The relay's share of a process's limits (what a request frame carries). */
+export function relayLimitsOf(limits: Limits): RelayLimits {
+  const keys = Object.keys(RelayLimitsSchema.shape) as (keyof RelayLimits)[];
+  return z.parse(RelayLimitsSchema, Object.fromEntries(keys.map((key) => [key, limits[key]])));
+}
 
 /** One request to a session. */
 export const RequestFrameSchema = z.strictObject({

@@ -17,7 +17,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { RelayLimitsSchema, SESSIONS_URI, type Limits, type RelayLimits, type ToolName } from '../../protocol/index.js';
+import { relayLimitsOf, SESSIONS_URI, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
@@ -48,12 +48,6 @@ const INSTRUCTIONS =
   'TradeScript relays to a paired browser trading terminal. Read tradescript://sessions, then call ' +
   'tradescript_get_context on {"scope":"session"}, then tradescript_list_controls on an explicit target, ' +
   'then tradescript_call. The tradescript_operator prompt explains revisions and uncertain outcomes.';
-
-/** The relay's share of this process's limits. */
-function relayLimitsOf(limits: Limits): RelayLimits {
-  const keys = Object.keys(RelayLimitsSchema.shape) as (keyof RelayLimits)[];
-  return RelayLimitsSchema.parse(Object.fromEntries(keys.map((key) => [key, limits[key]])));
-}
 
 /**
  * Keeps our lifecycle handling when the transport owner also sets
