@@ -87,6 +87,17 @@ const ordersWith = (clientOrderId: string) =>
 const linesShown = () =>
   page.evaluate(() => (window as unknown as DemoWindow).__tradescriptDemo.charts['btc-main']!.tradingLines().length);
 
+/** Resolves once the page's broker holds an order with `clientOrderId` (bounded). */
+async function orderArrives(clientOrderId: string): Promise<void> {
+  await page.waitForFunction(
+    (id) =>
+      (window as unknown as DemoWindow).__tradescriptDemo.broker.orders().filter((o) => o.clientOrderId === id).length >
+      0,
+    clientOrderId,
+    { timeout: 15_000, polling: 100 },
+  );
+}
+
 /** Resolves once the tab is paired again with `expected` (bounded). */
 async function pairedAgain(expected = sessionId, timeoutMs = 20_000): Promise<void> {
   await page.waitForFunction(
@@ -249,13 +260,7 @@ describe('SPEC §9 a socket drop while a call is in flight', () => {
     expectUncertain(await pending, 'drop-op-1');
     await pairedAgain();
     // The page was never told to stop: the placement runs to its outcome after the latency, exactly once.
-    await page.waitForFunction(
-      (id) =>
-        (window as unknown as DemoWindow).__tradescriptDemo.broker.orders().filter((o) => o.clientOrderId === id)
-          .length > 0,
-      clientOrderId,
-      { timeout: 15_000, polling: 100 },
-    );
+    await orderArrives(clientOrderId);
     await clearFaults();
     await pause(1_500);
     expect(await ordersWith(clientOrderId)).toBe(1);
@@ -343,13 +348,7 @@ describe('SPEC §9 the server crashes mid-call and restarts on the same ports an
     server = await startDemoServer(['--port', ports.mcp, '--demo-port', ports.demo]);
     await pairedAgain(sessionId, 30_000);
     client = await connectHttpClient(server.ready.mcpUrl!);
-    await page.waitForFunction(
-      (id) =>
-        (window as unknown as DemoWindow).__tradescriptDemo.broker.orders().filter((o) => o.clientOrderId === id)
-          .length > 0,
-      clientOrderId,
-      { timeout: 15_000, polling: 100 },
-    );
+    await orderArrives(clientOrderId);
     await clearFaults();
     await pause(1_000);
     expect(await ordersWith(clientOrderId)).toBe(1);

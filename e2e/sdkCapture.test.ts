@@ -10,20 +10,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from './harness/index.js';
+import type { Seen } from './fixtures/sdk/capture/main.js';
 import { servePage, type ServedPage } from './fixtures/sdk/pageServer.js';
-
-interface Seen {
-  ok: boolean;
-  code?: string;
-  width?: number;
-  height?: number;
-  bitmapWidth?: number;
-  bitmapHeight?: number;
-  pixel?: number[];
-  pixels?: number[][];
-  transferred?: boolean;
-  longestTaskMs?: number;
-}
 
 let served: ServedPage;
 let browser: Browser;
