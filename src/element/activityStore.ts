@@ -134,11 +134,8 @@ export class ActivityStore {
     const release = this.settleTimer();
     const rows = this.take();
     try {
-      const tx = this.raw.transaction(STORE, 'readwrite');
-      const store = tx.objectStore(STORE);
-      for (const row of rows) store.add(row);
+      writeRows(this.raw, rows);
       this.addedSinceTrim += rows.length;
-      tx.commit();
     } catch {
       // The connection closed under us: these rows stay in memory only, like any failed write.
     }
@@ -181,12 +178,7 @@ export class ActivityStore {
     if (rows.length === 0) return;
     this.lastWriteAt = performance.now();
     const db = unwrap(await this.open());
-    const tx = db.transaction(STORE, 'readwrite');
-    const store = tx.objectStore(STORE);
-    for (const row of rows) store.add(row);
-    // Committed at once, so a page that unloads while it runs does not abort it.
-    tx.commit();
-    await completion(tx);
+    await completion(writeRows(db, rows));
     this.addedSinceTrim += rows.length;
     if (this.addedSinceTrim < TRIM_SLACK) return;
     this.addedSinceTrim = 0;
@@ -225,6 +217,15 @@ export class ActivityStore {
     );
     return opening;
   }
+}
+
+/** Adds `rows` in one transaction, committed at once so a page that unloads meanwhile does not abort it. */
+function writeRows(db: IDBDatabase, rows: readonly ActivityRow[]): IDBTransaction {
+  const tx = db.transaction(STORE, 'readwrite');
+  const store = tx.objectStore(STORE);
+  for (const row of rows) store.add(row);
+  tx.commit();
+  return tx;
 }
 
 /** Drops the origin's oldest rows beyond {@link ACTIVITY_CAPACITY} in one range delete (keys grow with age). */
