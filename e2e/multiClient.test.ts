@@ -183,8 +183,9 @@ describe('many clients, one terminal', () => {
     const kept = after.sessions.find((s) => s.sessionId === sessionId)!.attachments;
     expect(kept.map((a) => a.transport).sort()).toEqual(['http', 'stdio']);
     expect(before.map((a) => a.attachmentId)).toEqual(expect.arrayContaining(kept.map((a) => a.attachmentId)));
-    const status = await page.evaluate(() => (window as unknown as DemoHooks).__tradescriptDemo.bridgeStatus());
-    expect(status).toMatchObject({ state: 'paired', sessionId });
+    // The hub lists the session on the tab's hello; the tab shows "paired" once the hub's answer reached it.
+    const status = () => page.evaluate(() => (window as unknown as DemoHooks).__tradescriptDemo.bridgeStatus());
+    await expect.poll(status, { timeout: 10_000 }).toMatchObject({ state: 'paired', sessionId });
 
     const read = await callTool(second.client, 'tradescript_call', { sessionId, ...readCall('after-takeover') });
     expect(read.isError).toBe(false);
