@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema } from './errors.js';
 import { AdapterMaximumSchema, GrantSchema } from './policy.js';
-import { CatalogSchema, OperationSchema, RelayLimitsSchema } from './relay.js';
+import { CatalogResourceSchema, OperationSchema, RelayLimitsSchema } from './relay.js';
 import { AttachmentTransportSchema, SessionSummarySchema } from './resources.js';
 import { IdSchema } from './target.js';
 
@@ -63,7 +63,8 @@ export const FrontLinkFrameSchema = z.discriminatedUnion('t', [
   }),
   z.strictObject({ t: z.literal('detach'), ref: RefSchema, attachmentId: IdSchema }),
   z.strictObject({ t: z.literal('sessions'), ref: RefSchema }),
-  z.strictObject({ t: z.literal('catalog'), ref: RefSchema }),
+  /** `maxBytes`: the front's own `resultBytes`, which the catalog resource must fit. */
+  z.strictObject({ t: z.literal('catalog'), ref: RefSchema, maxBytes: z.int().check(z.positive()) }),
   z.strictObject({ t: z.literal('pair'), ref: RefSchema, grant: GrantSchema }),
   z.strictObject({
     t: z.literal('request'),
@@ -89,7 +90,7 @@ export const LinkReplySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('attached'), attachmentId: IdSchema, namespace: IdSchema }),
   z.strictObject({ kind: z.literal('done') }),
   z.strictObject({ kind: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
-  z.strictObject({ kind: z.literal('catalog'), catalog: CatalogSchema }),
+  z.strictObject({ kind: z.literal('catalog'), catalog: CatalogResourceSchema }),
   z.strictObject({
     kind: z.literal('paired'),
     code: z.string().check(z.minLength(1), z.maxLength(64)),

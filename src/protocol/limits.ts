@@ -36,7 +36,14 @@ export const DEFAULT_LIMITS = {
   stringLength: 128 * KB,
   /** Milliseconds a call may take end to end. */
   callDeadlineMs: 30_000,
+  /** Bytes of JSON one session may declare as its vocabulary (controls and channels), checked at attach. */
+  catalogBytes: 1 * MB,
+  /** Open or reconnecting sessions one host credential may hold. */
+  sessionsPerHost: 16,
 } as const;
+
+/** Open or reconnecting sessions of every host together (SPEC §2). */
+export const MAX_SESSIONS_IN_ALL = 64;
 
 /** The limits in force for one process. */
 export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
@@ -56,6 +63,8 @@ export const REPORTED_LIMITS = [
   'eventsPerPoll',
   'jsonDepth',
   'stringLength',
+  'catalogBytes',
+  'sessionsPerHost',
 ] as const;
 
 /** A limit name that may appear in `error.details.limit`. */

@@ -64,6 +64,21 @@ export const CatalogSchema = z.strictObject({
 /** The host's installed vocabulary. */
 export type CatalogDocument = z.infer<typeof CatalogSchema>;
 
+/**
+ * `tradescript://catalog/controls` (SPEC §3, §6): the declarations of every
+ * connected session, identical ones merged, within the result limit. When the
+ * union is larger it lists what fits, `truncated: true`, and `total` counts
+ * every distinct declaration.
+ */
+export const CatalogResourceSchema = z.strictObject({
+  controls: z.array(ControlDescriptorSchema),
+  channels: z.array(ChannelDescriptorSchema),
+  truncated: z.boolean(),
+  total: z.strictObject({ controls: z.int().check(z.nonnegative()), channels: z.int().check(z.nonnegative()) }),
+});
+/** The catalog resource. */
+export type CatalogResource = z.infer<typeof CatalogResourceSchema>;
+
 /** Opens (or reopens, with its kept id) one tab's session. */
 export const SessionOpenFrameSchema = z.strictObject({
   t: z.literal('session.open'),

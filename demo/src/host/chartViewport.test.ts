@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, type CallReceipt } from '../../../src/protocol/index.js';
+import { DEFAULT_LIMITS, relayLimitsOf, type CallReceipt } from '../../../src/protocol/index.js';
 import { TradingLineStore } from '../chart/tradingLines.js';
 import { bind, testHost } from '../channels/channelTesting.js';
 import { chartViewportChannel, ViewportFeed } from '../channels/viewportChannel.js';
@@ -10,7 +10,7 @@ import type { ChartModel, TimeRange } from './chartModel.js';
 import { announcingControls, viewportEvent } from './chartViewport.js';
 
 const CHART = { scope: 'chart', chartId: 'btc-main' } as const;
-const { requestBytes: _bytes, callDeadlineMs: _deadline, ...LIMITS } = DEFAULT_LIMITS;
+const LIMITS = relayLimitsOf(DEFAULT_LIMITS);
 
 /** A chart without a DOM that shows exactly what it was given. */
 class FakeChart implements ChartModel {

@@ -7,6 +7,7 @@
 import {
   BrowserFrameSchema,
   DEFAULT_LIMITS,
+  relayLimitsOf,
   type BrowserFrame,
   type Credential,
   type Grant,
@@ -136,15 +137,14 @@ export function requestFrame(
   op: Operation,
   overrides: Partial<RequestFrame> = {},
 ): RequestFrame {
-  const { callDeadlineMs, requestBytes: _requestBytes, ...limits } = DEFAULT_LIMITS;
   return {
     t: 'request',
     id,
     sessionId,
     attachment: { attachmentId: 'att-1', namespace: 'ns-1', clientName: 'test client' },
     adapter: { maxAccess: 'write', allowControls: null },
-    limits,
-    deadlineMs: callDeadlineMs,
+    limits: relayLimitsOf(DEFAULT_LIMITS),
+    deadlineMs: DEFAULT_LIMITS.callDeadlineMs,
     op,
     ...overrides,
   };

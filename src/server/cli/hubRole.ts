@@ -60,7 +60,13 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
   const { config, logger, version } = options;
   const pairing = new Pairing({ home: config.home });
   if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
-  const hub = new Hub({ auth: pairing, logger: logger.child('hub'), serverVersion: version, timing: options.timing });
+  const hub = new Hub({
+    auth: pairing,
+    logger: logger.child('hub'),
+    serverVersion: version,
+    timing: options.timing,
+    limits: config.limits,
+  });
   const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
   let urls: ServerUrls = { relayUrl: '' };
   let front: FrontServer | null = null;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES, DEFAULT_LIMITS, type Operation, type RelayLimits } from '../../protocol/index.js';
+import { CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf, type Operation, type RelayLimits } from '../../protocol/index.js';
 import { createLogger } from '../log.js';
 import { Hub, type HubTiming } from './hub.js';
 import type { HubRequestOptions } from './hubPort.js';
 import { openScriptedTab, testAuthenticator } from './scriptedTab.js';
 
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 const relayLimits: RelayLimits = limits;
 
 function makeHub(timing: Partial<HubTiming> = {}) {
@@ -72,7 +72,7 @@ describe('hub sessions (SPEC §2)', () => {
     expect((await tab.client.next('session.refused')).ref).toBe('r2');
   });
 
-  it('lists sessions with their attachments and unions catalogs by id', async () => {
+  it('lists sessions with their attachments and merges identical catalog declarations (SPEC §3)', async () => {
     const hub = makeHub();
     await openScriptedTab(hub, { hostId: 'h_a' });
     await openScriptedTab(hub, { hostId: 'h_b' });
@@ -81,7 +81,7 @@ describe('hub sessions (SPEC §2)', () => {
     expect(sessions).toHaveLength(2);
     expect(sessions[0]?.attachments.map((x) => x.attachmentId)).toEqual([a.attachmentId]);
     expect(sessions[0]?.contextUri).toMatch(/^tradescript:\/\/sessions\/s_.*\/context$/);
-    expect((await hub.catalog()).controls.map((c) => c.controlId)).toEqual([
+    expect((await hub.catalog(DEFAULT_LIMITS.resultBytes)).controls.map((c) => c.controlId)).toEqual([
       'chart.getVisibleRange',
       'chart.setVisibleRange',
     ]);

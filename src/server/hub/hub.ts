@@ -5,9 +5,11 @@
  */
 import {
   CLOSE_CODES,
+  DEFAULT_LIMITS,
   makeError,
   type AttachmentsFrameSchema,
-  type CatalogDocument,
+  type CatalogResource,
+  type Limits,
   type Operation,
   type SessionSummary,
 } from '../../protocol/index.js';
@@ -23,6 +25,7 @@ import {
 } from '../relay/connection.js';
 import type { RelayPeer, RelaySocket } from '../relay/socket.js';
 import { AttachmentRegistry } from './attachmentRegistry.js';
+import { catalogResource } from './catalogIndex.js';
 import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
 import { cancelledOutcome, containsMutation } from './lostOutcomes.js';
@@ -38,6 +41,11 @@ export interface HubTiming extends RelayTiming {
   disconnectGraceMs: number;
   /** Time past the deadline for the page's own deadline answer to arrive first. */
   deadlineGraceMs: number;
+  /**
+   * A session whose tab has been away for less than this may be reloading: it is
+   * never evicted to make room for another session (SPEC §2).
+   */
+  reloadWindowMs: number;
 }
 
 /** Defaults: SPEC §9 relay timing, a 5 s reconnect wait, 10 minutes of grace. */
@@ -46,7 +54,11 @@ export const DEFAULT_HUB_TIMING: HubTiming = {
   reconnectWaitMs: 5_000,
   disconnectGraceMs: 10 * 60_000,
   deadlineGraceMs: 500,
+  reloadWindowMs: 60_000,
 };
+
+/** The limits the hub itself enforces (SPEC §2, §6); the rest travel with each request. */
+export type HubLimits = Pick<Limits, 'sessionsPerHost' | 'catalogBytes'>;
 
 /** Options of a {@link Hub}. */
 export interface HubOptions {
@@ -57,6 +69,8 @@ export interface HubOptions {
   timing?: Partial<HubTiming>;
   now?: () => number;
   maxFrameBytes?: number;
+  /** Defaults: SPEC §6. A `--limit` may lower them. */
+  limits?: Partial<HubLimits>;
 }
 
 /** A snapshot of the hub for `tradescript-mcp status`. */
@@ -82,15 +96,22 @@ export class Hub implements HubPort, ConnectionSink {
   readonly logger: Logger;
   /** @internal */
   readonly timing: HubTiming;
+  /** @internal */
+  readonly limits: HubLimits;
   private readonly conns = new Set<RelayConnection>();
   /** @internal */
   readonly requests: RequestTable;
-  private readonly now: () => number;
+  /** @internal */
+  readonly now: () => number;
   private closing = false;
 
   constructor(private readonly options: HubOptions) {
     this.logger = options.logger;
     this.timing = { ...DEFAULT_HUB_TIMING, ...options.timing };
+    this.limits = {
+      sessionsPerHost: options.limits?.sessionsPerHost ?? DEFAULT_LIMITS.sessionsPerHost,
+      catalogBytes: options.limits?.catalogBytes ?? DEFAULT_LIMITS.catalogBytes,
+    };
     this.now = options.now ?? Date.now;
     this.requests = new RequestTable(this.now, this.timing.deadlineGraceMs);
   }
@@ -138,15 +159,12 @@ export class Hub implements HubPort, ConnectionSink {
     return this.sessions.summaries(this.attachments.summaries());
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    const controls = new Map<string, CatalogDocument['controls'][number]>();
-    const channels = new Map<string, CatalogDocument['channels'][number]>();
-    for (const s of this.sessions.all()) {
-      if (!s.conn) continue;
-      for (const c of s.catalog.controls) if (!controls.has(c.controlId)) controls.set(c.controlId, c);
-      for (const c of s.catalog.channels) if (!channels.has(c.channelId)) channels.set(c.channelId, c);
-    }
-    return { controls: [...controls.values()], channels: [...channels.values()] };
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const connected = this.sessions.all().filter((s) => s.conn !== null);
+    return catalogResource(
+      connected.map((s) => s.vocabulary),
+      maxBytes,
+    );
   }
 
   async request(
@@ -228,6 +246,7 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests.lose({ conn }, 'socket');
     for (const s of this.sessions.ofConnection(conn)) {
       s.conn = null;
+      s.disconnectedAt = this.now();
       s.graceTimer = setTimeout(() => this.closeSession(s, true), this.timing.disconnectGraceMs);
       s.graceTimer.unref();
       this.events.emit('sessionUpdated', s.sessionId);
@@ -276,7 +295,7 @@ export class Hub implements HubPort, ConnectionSink {
     const record = this.sessions.get(sessionId);
     if (!record) return fail('session_closed', CLOSED_MESSAGE);
     // Still within its grace period: the tab is reconnecting, not gone, and nothing was sent.
-    if (!record.conn) return notSent(containsMutation(op, record.catalog));
+    if (!record.conn) return notSent(containsMutation(op, record.vocabulary.document));
     return { record, conn: record.conn };
   }
 

@@ -5,6 +5,7 @@
  */
 import type { BrowserFrame } from '../../protocol/index.js';
 import type { HubFrame, RelayConnection } from '../relay/connection.js';
+import { EMPTY_CATALOG, indexCatalog } from './catalogIndex.js';
 import type { Hub } from './hub.js';
 import type { AnswerVerdict } from './requestTable.js';
 import { openSession } from './sessionOpen.js';
@@ -31,7 +32,12 @@ function updateSession(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFr
   const session = hub.sessions.get(frame.sessionId);
   if (!session || session.conn !== conn) return hub.foreign(conn, 'session.update');
   session.info = frame.info;
-  if (frame.catalog) session.catalog = frame.catalog;
+  if (frame.catalog) {
+    const vocabulary = indexCatalog(frame.catalog, hub.limits.catalogBytes);
+    // Over catalogBytes (SPEC §6): nothing of it is kept, and every control it named counts as a mutation.
+    if (!vocabulary) hub.logger.warn('session vocabulary over catalogBytes dropped', { sessionId: session.sessionId });
+    session.vocabulary = vocabulary ?? EMPTY_CATALOG;
+  }
   hub.events.emit('sessionUpdated', session.sessionId);
 }
 

@@ -7,7 +7,7 @@
 import type {
   AdapterMaximum,
   AttachmentSummary,
-  CatalogDocument,
+  CatalogResource,
   Environment,
   ErrorObject,
   Operation,
@@ -61,9 +61,11 @@ export interface HubPort {
   listSessions(): Promise<SessionSummary[]>;
   /**
    * The installed control and channel vocabulary: the union of what connected
-   * hosts declared, deduplicated by id (documentation, not authorization).
+   * sessions declared, identical declarations merged (documentation, not
+   * authorization), within `maxBytes` of JSON (`truncated` and `total` say
+   * what did not fit).
    */
-  catalog(): Promise<CatalogDocument>;
+  catalog(maxBytes: number): Promise<CatalogResource>;
   /**
    * Sends one operation to a session's tab and resolves with its outcome. Never
    * rejects: routing failures (`session_not_found`, `session_closed`), deadline

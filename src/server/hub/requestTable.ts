@@ -121,7 +121,7 @@ export class RequestTable {
       p.id,
       lostOutcome({
         op: p.op,
-        mutates: (controlId) => isMutation(controlId, p.session.catalog),
+        mutates: (controlId) => isMutation(controlId, p.session.vocabulary.document),
         cause,
         dispatchedAt: p.dispatchedAt,
         now: this.now(),
@@ -142,7 +142,7 @@ export class RequestTable {
     const p = this.pending.get(id);
     if (!p) return;
     p.conn.send({ t: 'cancel', id });
-    if (!containsMutation(p.op, p.session.catalog))
+    if (!containsMutation(p.op, p.session.vocabulary.document))
       this.finish(id, cancelledOutcome(p.session.info.environment ?? null));
   }
 

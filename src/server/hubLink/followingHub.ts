@@ -6,7 +6,7 @@
  * operation namespaces, so their evidence in the page's ledger stays theirs.
  * Calls made while no hub is reachable wait a little for the next one.
  */
-import type { CatalogDocument, Operation, SessionSummary } from '../../protocol/index.js';
+import type { CatalogResource, Operation, SessionSummary } from '../../protocol/index.js';
 import { HubEmitter } from '../hub/emitter.js';
 import type {
   AttachmentHandle,
@@ -102,8 +102,9 @@ export class FollowingHub implements HubPort {
     return (await this.retried((hub) => hub.listSessions())) ?? [];
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    return (await this.retried((hub) => hub.catalog())) ?? { controls: [], channels: [] };
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const empty = { controls: [], channels: [], truncated: false, total: { controls: 0, channels: 0 } };
+    return (await this.retried((hub) => hub.catalog(maxBytes))) ?? empty;
   }
 
   async request(

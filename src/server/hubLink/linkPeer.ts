@@ -124,7 +124,7 @@ export class LinkPeer {
       case 'sessions':
         return { kind: 'sessions', sessions: await hub.listSessions() };
       case 'catalog':
-        return { kind: 'catalog', catalog: await hub.catalog() };
+        return { kind: 'catalog', catalog: await hub.catalog(frame.maxBytes) };
       case 'pair': {
         const issued = this.ctx.pair(frame.grant);
         return { kind: 'paired', code: issued.code, expiresAt: new Date(issued.expiresAt).toISOString() };
@@ -142,7 +142,7 @@ export class LinkPeer {
     this.requests.set(frame.id, controller);
     const session = this.ctx.hub.sessions.get(frame.sessionId);
     const environment = session?.info.environment ?? null;
-    this.send({ t: 'accepted', id: frame.id, reads: readsOf(frame.op, session?.catalog), environment });
+    this.send({ t: 'accepted', id: frame.id, reads: readsOf(frame.op, session?.vocabulary.document), environment });
     const outcome = await this.ctx.hub
       .request(frame.attachmentId, frame.sessionId, frame.op, {
         adapter: frame.adapter,

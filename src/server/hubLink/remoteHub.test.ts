@@ -31,7 +31,7 @@ describe('front link: attachments across processes (SPEC §2, §9)', () => {
     ]);
     const frame = tab.client.received.filter((f) => f.t === 'attachments').at(-1);
     expect(frame).toMatchObject({ list: [{ clientName: 'local' }, { clientName: 'far' }] });
-    expect((await remote.catalog()).controls.map((c) => c.controlId)).toContain('chart.setVisibleRange');
+    expect((await remote.catalog(64 * 1024)).controls.map((c) => c.controlId)).toContain('chart.setVisibleRange');
   });
 
   it("SPEC §9 each front's own adapter maximum and limits travel with its requests; the hub adds nothing", async () => {

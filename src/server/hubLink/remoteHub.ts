@@ -5,7 +5,7 @@
  * from the hub is validated. When the link drops, requests in flight resolve
  * as lost and calls waiting for a reply reject with {@link LinkClosedError}.
  */
-import { CLOSE_CODES, makeError, type CatalogDocument, type Grant, type Operation } from '../../protocol/index.js';
+import { CLOSE_CODES, makeError, type CatalogResource, type Grant, type Operation } from '../../protocol/index.js';
 import { HUB_LINK_VERSION, type FrontLinkFrame, type HubLinkFrame, type LinkReply } from '../../protocol/hubLink.js';
 import { HubEmitter } from '../hub/emitter.js';
 import type {
@@ -108,8 +108,8 @@ export class RemoteHub implements HubPort {
     return reply.sessions;
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    const reply = await this.ask({ t: 'catalog', ref: this.ref() });
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const reply = await this.ask({ t: 'catalog', ref: this.ref(), maxBytes });
     if (reply.kind !== 'catalog') throw new Error('The hub did not send its catalog.');
     return reply.catalog;
   }

@@ -50,7 +50,12 @@ describe('resources', () => {
   test('SPEC §3 the catalog resource is the hub catalog', async () => {
     harness = await connectClient();
     const result = await harness.client.readResource({ uri: CATALOG_URI });
-    expect(textOf(result)).toEqual({ controls: [], channels: [] });
+    expect(textOf(result)).toEqual({
+      controls: [],
+      channels: [],
+      truncated: false,
+      total: { controls: 0, channels: 0 },
+    });
     expect(harness.hub.requests).toHaveLength(0);
   });
 

@@ -134,7 +134,7 @@ export async function readResource(deps: ResourceDeps, uri: string, signal: Abor
   const json = (value: unknown): ReadResourceResult => ({
     contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value) }],
   });
-  if (uri === CATALOG_URI) return json(await deps.hub.catalog());
+  if (uri === CATALOG_URI) return json(await deps.hub.catalog(deps.config.limits.resultBytes));
   if (uri === SESSIONS_URI) return json(await sessionsDocument(deps.hub));
   const sessionId = parseSessionContextUri(uri);
   if (sessionId !== null) return json(await readContext(deps, sessionId, signal));

@@ -65,7 +65,7 @@ function watchAttach(hub: HubPort): { port: HubPort; attached: Promise<void> } {
     },
     detach: (id) => hub.detach(id),
     listSessions: () => hub.listSessions(),
-    catalog: () => hub.catalog(),
+    catalog: (maxBytes) => hub.catalog(maxBytes),
     request: (...args) => hub.request(...args),
     on: (event, listener) => hub.on(event, listener),
   };

@@ -7,6 +7,7 @@ import {
   sessionContextUri,
   type CallReceipt,
   type CatalogDocument,
+  type CatalogResource,
   type ContextData,
   type Operation,
   type RelayCall,
@@ -202,8 +203,10 @@ export class InMemoryHub implements HubPort {
     return Promise.resolve(this.sessions);
   }
 
-  catalog(): Promise<CatalogDocument> {
-    return Promise.resolve(this.catalogDocument);
+  catalog(): Promise<CatalogResource> {
+    const { controls, channels } = this.catalogDocument;
+    const total = { controls: controls.length, channels: channels.length };
+    return Promise.resolve({ controls, channels, truncated: false, total });
   }
 
   async request(attachmentId: string, sessionId: string, op: Operation, options: HubRequestOptions) {
