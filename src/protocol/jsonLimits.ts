@@ -41,6 +41,29 @@ export function checkJsonShape(
 }
 
 /**
+ * Levels a control's result may sit under in the deepest answer (a batch
+ * outcome's `error.details.result` inside the envelope), taken off the depth
+ * limit so every answer that carries it fits.
+ */
+export const RESULT_DEPTH_OFFSET = 6;
+
+/**
+ * The first limit a control's result breaks where it travels (a receipt's
+ * `result`, `error.details.result`), or null: its strings within
+ * `stringLength`, its depth within `jsonDepth` less {@link RESULT_DEPTH_OFFSET}.
+ * The page applies it to what it returns, the server to what a page answers.
+ */
+export function checkResultShape(
+  value: unknown,
+  limits: Pick<Limits, 'jsonDepth' | 'stringLength'> = DEFAULT_LIMITS,
+): JsonLimitBreach {
+  const jsonDepth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
+  const breach = checkJsonShape(value, { jsonDepth, stringLength: limits.stringLength });
+  // A breach names the limit in force, never the shifted depth.
+  return breach && { limit: breach.limit, max: limits[breach.limit] };
+}
+
+/**
  * Keys no argument may carry: `__proto__` as an own key of parsed JSON would
  * set an object's prototype wherever a schema copies keys (a record, a loose
  * object), so it is dropped silently or injects inherited fields.

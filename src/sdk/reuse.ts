@@ -39,6 +39,7 @@ function happened(r: ResolvedCall, env: CallEnv, receipt: ErrorReceipt, raw: unk
     ...receiptFromErrorReceipt(receipt, prepared.ok ? prepared.value : null),
     reconciled: true,
   };
+  if (!prepared.ok && prepared.problem === 'shape') return compactReceipt(full, prepared.limit);
   return receiptFits(full, env.limits) ? full : compactReceipt(full);
 }
 
