@@ -24,8 +24,16 @@ const RefSchema = z.string().check(z.minLength(1), z.maxLength(64));
 const LinkRequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 const OriginListSchema = z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(64));
 
-/** An attachment a front keeps across hubs: the same id and operation namespace. */
-export const ResumedAttachmentSchema = z.strictObject({ attachmentId: IdSchema, namespace: IdSchema });
+/**
+ * An attachment a front keeps across hubs: the same id and operation
+ * namespace, and the hosts whose person detached it (SPEC §2), so a new hub
+ * keeps the person's choice.
+ */
+export const ResumedAttachmentSchema = z.strictObject({
+  attachmentId: IdSchema,
+  namespace: IdSchema,
+  detachedHosts: z.optional(z.array(IdSchema).check(z.maxLength(256))),
+});
 
 /** What an attachment reports about itself. */
 export const LinkAttachmentInfoSchema = z.strictObject({
@@ -106,6 +114,7 @@ export const LinkEventSchema = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('sessionsChanged') }),
   z.strictObject({ name: z.literal('sessionUpdated'), sessionId: IdSchema }),
   z.strictObject({ name: z.literal('attachmentEnded'), attachmentId: IdSchema }),
+  z.strictObject({ name: z.literal('attachmentDetached'), attachmentId: IdSchema, hostId: IdSchema }),
 ]);
 
 /** Any frame the hub may send to a front. */

@@ -91,6 +91,18 @@ describe('broker failures of mutations (SPEC §4, §5)', () => {
     expect(broker.placeCalls).toBe(1);
   });
 
+  it('SPEC §5 a twin of a call refused with 429 while it runs gets the same refusal; only a later reuse makes a new attempt', async () => {
+    const { host, broker } = terminal();
+    broker.next({ kind: 'fail', failure: 'rate-limited', info: { statusCode: 429 } });
+    const op = place('op-twin');
+    const [a, b] = await Promise.all([host.handle(request(op)), host.handle(request(op))]);
+    expect(errorOf(a)).toMatchObject({ code: 'rate_limited', retry: 'after_user_action' });
+    expect(errorOf(b)).toEqual(errorOf(a));
+    expect(broker.placeCalls).toBe(1);
+    expect(receiptOf(await host.handle(request(op))).operationId).toBe('op-twin');
+    expect(broker.placeCalls).toBe(2);
+  });
+
   it('SPEC §5 a plain exception after dispatch of a mutation is uncertain_execution', async () => {
     const { host, broker } = terminal();
     broker.next({ kind: 'throw' });

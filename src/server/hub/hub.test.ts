@@ -190,15 +190,18 @@ describe('hub routing (SPEC §9)', () => {
     });
   });
 
-  it('SPEC §5 a possible mutation never sent to a reconnecting tab is not after_backoff (that is for reads only)', async () => {
+  it('SPEC §4 §5 a possible mutation never sent to a tab away in its grace period is session_closed (a code a mutation may have), also on reuse of its id', async () => {
     const hub = makeHub({ reconnectWaitMs: 20 });
     const tab = await openScriptedTab(hub);
     const a = await attached(hub);
     tab.client.drop();
     await tab.client.whenClosed();
-    await expect(hub.request(a.attachmentId, tab.sessionId, mutationCall(), opts())).resolves.toMatchObject({
-      error: { code: 'transport_error', retry: 'after_reread' },
-    });
+    for (let i = 0; i < 2; i += 1) {
+      const outcome = await hub.request(a.attachmentId, tab.sessionId, mutationCall(), opts());
+      expect(outcome).toMatchObject({ error: { code: 'session_closed', retry: 'after_user_action', details: null } });
+      expect(!outcome.ok && outcome.error.message).toMatch(/nothing was sent/);
+    }
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
   });
 
   it('passes progress from the owning socket to onProgress', async () => {
@@ -379,18 +382,35 @@ describe('hub attachments (SPEC §2)', () => {
     expect(a.attachmentId).not.toBe(b.attachmentId);
   });
 
-  it('ends attachments when the person detaches them in the page', async () => {
+  it('SPEC §2 "detach all" in a page ends attachments’ use of that host only; other hosts’ pages and clients are untouched', async () => {
     const hub = makeHub();
-    const tab = await openScriptedTab(hub);
+    const tab = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const sibling = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const other = await openScriptedTab(hub, { hostId: 'h_other' });
     const a = await attached(hub);
     const ended: string[] = [];
     hub.on('attachmentEnded', (id) => ended.push(id));
     tab.client.send({ t: 'detach', sessionId: tab.sessionId });
-    await tab.client.next('attachment.ended');
-    expect(ended).toEqual([a.attachmentId]);
-    await expect(hub.request(a.attachmentId, tab.sessionId, readCall(), opts())).resolves.toMatchObject({
-      error: { code: 'control_unavailable' },
+    expect(await tab.client.next('attachment.ended')).toEqual({ t: 'attachment.ended', attachmentId: a.attachmentId });
+    expect(await sibling.client.next('attachment.ended')).toEqual({
+      t: 'attachment.ended',
+      attachmentId: a.attachmentId,
     });
+    expect(other.client.received.some((f) => f.t === 'attachment.ended')).toBe(false);
+    expect(ended).toEqual([]);
+    const listed = await hub.listSessions();
+    expect(listed.find((s) => s.sessionId === tab.sessionId)?.attachments).toEqual([]);
+    expect(listed.find((s) => s.sessionId === other.sessionId)?.attachments).toHaveLength(1);
+    for (const session of [tab, sibling]) {
+      await expect(hub.request(a.attachmentId, session.sessionId, readCall(), opts())).resolves.toMatchObject({
+        error: { code: 'control_unavailable' },
+      });
+    }
+    const pending = hub.request(a.attachmentId, other.sessionId, readCall(), opts());
+    const req = await other.nextRequest();
+    other.answer(req.id, { still: 'works' });
+    await expect(pending).resolves.toMatchObject({ ok: true, data: { still: 'works' } });
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
   });
 });
 

@@ -6,7 +6,6 @@
 import {
   CLOSE_CODES,
   DEFAULT_LIMITS,
-  makeError,
   type AttachmentsFrameSchema,
   type CatalogResource,
   type Limits,
@@ -24,14 +23,16 @@ import {
   type RelayTiming,
 } from '../relay/connection.js';
 import type { RelayPeer, RelaySocket } from '../relay/socket.js';
-import { AttachmentRegistry } from './attachmentRegistry.js';
+import { AttachmentRegistry, type AttachmentRecord } from './attachmentRegistry.js';
 import { catalogResource } from './catalogIndex.js';
 import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
-import { cancelledOutcome, containsMutation } from './lostOutcomes.js';
+import { cancelledOutcome, isMutation } from './lostOutcomes.js';
 import { RequestTable } from './requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
+import { detachedHere, notAttached, routable } from './routing.js';
 import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
+import { TwinCalls } from './twinCalls.js';
 
 /** Hub timings; tests inject short ones. */
 export interface HubTiming extends RelayTiming {
@@ -99,6 +100,7 @@ export class Hub implements HubPort, ConnectionSink {
   /** @internal */
   readonly limits: HubLimits;
   private readonly conns = new Set<RelayConnection>();
+  private readonly twins = new TwinCalls();
   /** @internal */
   readonly requests: RequestTable;
   /** @internal */
@@ -141,22 +143,23 @@ export class Hub implements HubPort, ConnectionSink {
   /**
    * Re-registers an attachment under its kept id and namespace (a front that
    * followed the hub to this process), so the operation ledger in the page
-   * still finds its entries. Null when the id is live here or the person ended it.
+   * still finds its entries. Null when the id is live here.
    */
-  resume(kept: AttachmentHandle, info: AttachmentInfo): AttachmentHandle | null {
+  resume(kept: AttachmentHandle, info: AttachmentInfo, detachedHosts: readonly string[] = []): AttachmentHandle | null {
     if (!this.attachments.resumable(kept.attachmentId)) return null;
     const record = this.attachments.add(info, new Date(this.now()), kept);
+    for (const hostId of detachedHosts) this.attachments.detachFromHost(record.attachmentId, hostId);
     this.logger.info('attachment resumed', { attachmentId: record.attachmentId, transport: info.transport });
     this.attachmentsChanged();
     return { attachmentId: record.attachmentId, namespace: record.namespace };
   }
 
   async detach(attachmentId: string): Promise<void> {
-    this.endAttachment(attachmentId, false);
+    this.endAttachment(attachmentId);
   }
 
   async listSessions(): Promise<SessionSummary[]> {
-    return this.sessions.summaries(this.attachments.summaries());
+    return this.sessions.summaries((hostId) => this.attachments.summariesFor(hostId));
   }
 
   async catalog(maxBytes: number): Promise<CatalogResource> {
@@ -174,11 +177,26 @@ export class Hub implements HubPort, ConnectionSink {
     options: HubRequestOptions,
   ): Promise<HubOutcome> {
     const attachment = this.attachments.get(attachmentId);
-    if (!attachment) return this.notAttached(attachmentId);
+    if (!attachment) return notAttached(this.attachments.wasEnded(attachmentId));
     if (options.signal?.aborted) return cancelledOutcome(null);
+    const mutates = (controlId: string): boolean => {
+      const record = this.sessions.get(sessionId);
+      return record ? isMutation(controlId, record.vocabulary.document) : true;
+    };
+    return this.twins.run(attachmentId, sessionId, op, mutates, () => this.route(attachment, sessionId, op, options));
+  }
+
+  private async route(
+    attachment: AttachmentRecord,
+    sessionId: string,
+    op: Operation,
+    options: HubRequestOptions,
+  ): Promise<HubOutcome> {
+    const { attachmentId } = attachment;
     const started = this.now();
-    const session = await this.routable(sessionId, op, options.signal);
+    const session = await routable(this.sessions, sessionId, op, this.timing.reconnectWaitMs, options.signal);
     if ('ok' in session) return session;
+    if (this.attachments.isDetachedFrom(attachmentId, session.record.hostId)) return detachedHere();
     const body = {
       sessionId,
       attachment: { attachmentId, namespace: attachment.namespace, clientName: attachment.summary.clientName },
@@ -259,7 +277,7 @@ export class Hub implements HubPort, ConnectionSink {
     const frame: z.infer<typeof AttachmentsFrameSchema> = {
       t: 'attachments',
       sessionId: session.sessionId,
-      list: this.attachments.summaries(),
+      list: this.attachments.summariesFor(session.hostId),
     };
     session.conn?.send(frame);
   }
@@ -278,44 +296,29 @@ export class Hub implements HubPort, ConnectionSink {
     conn.close(CLOSE_CODES.malformed, 'foreign frame');
   }
 
-  private async routable(
-    sessionId: string,
-    op: Operation,
-    signal: AbortSignal | undefined,
-  ): Promise<{ record: SessionRecord; conn: RelayConnection } | HubOutcome> {
-    const found = this.sessions.lookup(sessionId);
-    if (found.kind === 'unknown') {
-      return fail('session_not_found', 'No session has this id. Read tradescript://sessions for the paired sessions.');
-    }
-    if (found.kind === 'closed') return fail('session_closed', CLOSED_MESSAGE);
-    if (!found.session.conn) {
-      await this.sessions.waitForConnection(sessionId, this.timing.reconnectWaitMs, signal);
-      if (signal?.aborted) return cancelledOutcome(null);
-    }
-    const record = this.sessions.get(sessionId);
-    if (!record) return fail('session_closed', CLOSED_MESSAGE);
-    // Still within its grace period: the tab is reconnecting, not gone, and nothing was sent.
-    if (!record.conn) return notSent(containsMutation(op, record.vocabulary.document));
-    return { record, conn: record.conn };
-  }
-
-  private notAttached(attachmentId: string): HubOutcome {
-    if (this.attachments.wasEnded(attachmentId)) {
-      return fail(
-        'control_unavailable',
-        'The person ended this MCP attachment from the terminal. Reconnect the MCP client to attach again.',
-      );
-    }
-    return fail('internal_error', 'This MCP connection is not attached to the hub.');
-  }
-
-  /** @internal Ends an attachment: the pages hear `attachment.ended`; the person's detach is announced. */
-  endAttachment(attachmentId: string, byPerson: boolean): void {
-    if (!this.attachments.remove(attachmentId, byPerson)) return;
-    this.logger.info('detached', { attachmentId, byPerson });
+  /** Ends an attachment (its MCP connection closed): every page hears `attachment.ended`. */
+  private endAttachment(attachmentId: string): void {
+    if (!this.attachments.remove(attachmentId)) return;
+    this.logger.info('detached', { attachmentId });
     for (const conn of this.conns) if (conn.host) conn.send({ t: 'attachment.ended', attachmentId });
     this.attachmentsChanged();
-    if (byPerson) this.events.emit('attachmentEnded', attachmentId);
+  }
+
+  /**
+   * @internal The person at a tab of `hostId` pressed "detach" (SPEC §2): the
+   * attachment's use of that host's sessions ends (their pages hear
+   * `attachment.ended`, so its subscriptions there stop with
+   * `attachment-detached`); its use of other hosts' sessions goes on.
+   */
+  detachFromHost(attachmentId: string, hostId: string): void {
+    if (!this.attachments.detachFromHost(attachmentId, hostId)) return;
+    this.logger.info('detached by the person', { attachmentId, hostId });
+    this.events.emit('attachmentDetached', attachmentId, hostId);
+    for (const conn of this.conns) if (conn.host?.hostId === hostId) conn.send({ t: 'attachment.ended', attachmentId });
+    for (const s of this.sessions.ofHost(hostId)) {
+      this.sendAttachments(s);
+      this.events.emit('sessionUpdated', s.sessionId);
+    }
   }
 
   private attachmentsChanged(): void {
@@ -324,20 +327,4 @@ export class Hub implements HubPort, ConnectionSink {
       this.events.emit('sessionUpdated', s.sessionId);
     }
   }
-}
-
-const CLOSED_MESSAGE =
-  'The terminal tab of this session went away or its pairing was revoked. Ask the person to reopen it, then read tradescript://sessions.';
-
-const RECONNECTING_MESSAGE =
-  'The terminal tab is reconnecting and nothing was sent to it. Read tradescript://sessions until it is connected, then call again.';
-
-/** A request never sent because its tab is reconnecting: safe to repeat (after a backoff for reads). */
-function notSent(mutation: boolean): HubOutcome {
-  const error = makeError('transport_error', RECONNECTING_MESSAGE, mutation ? { retry: 'after_reread' } : {});
-  return { ok: false, error, environment: null };
-}
-
-function fail(code: Parameters<typeof makeError>[0], message: string): HubOutcome {
-  return { ok: false, error: makeError(code, message), environment: null };
 }

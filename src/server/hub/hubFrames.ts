@@ -54,12 +54,13 @@ function verdict(hub: Hub, conn: RelayConnection, answer: AnswerVerdict, what: s
 
 /**
  * "Detach all" is the person's, at a tab they paired: only a socket that owns the
- * named session may end attachments (a paired socket without one may not).
+ * named session may detach, and only from its own host's sessions (SPEC §2).
  */
 function personDetach(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
   if (frame.sessionId === undefined || hub.sessions.get(frame.sessionId)?.conn !== conn) {
     return hub.foreign(conn, 'detach');
   }
-  const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.ids();
-  for (const id of ids) hub.endAttachment(id, true);
+  const hostId = conn.host!.hostId;
+  const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.idsFor(hostId);
+  for (const id of ids) hub.detachFromHost(id, hostId);
 }

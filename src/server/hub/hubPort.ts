@@ -49,8 +49,10 @@ export interface HubEvents {
   sessionsChanged(): void;
   /** A session's summary changed (resources/updated for tradescript://sessions). */
   sessionUpdated(sessionId: string): void;
-  /** The person ended this attachment ("detach all"). */
+  /** This attachment ended for good (a front that followed the hub could not resume it). */
   attachmentEnded(attachmentId: string): void;
+  /** The person at a tab of `hostId` ended this attachment's use of that host ("detach all", SPEC §2). */
+  attachmentDetached(attachmentId: string, hostId: string): void;
 }
 
 /** What an MCP front needs from the hub. */

@@ -131,7 +131,7 @@ export class SessionRegistry {
   }
 
   /** Bounded summaries, oldest first. */
-  summaries(attachments: AttachmentSummary[]): SessionSummary[] {
+  summaries(attachmentsOf: (hostId: string) => AttachmentSummary[]): SessionSummary[] {
     return [...this.live.values()].slice(0, MAX_LISTED_SESSIONS).map((s) => ({
       sessionId: s.sessionId,
       title: s.info.title,
@@ -142,7 +142,7 @@ export class SessionRegistry {
       connected: s.conn !== null,
       openedAt: s.openedAt,
       contextUri: sessionContextUri(s.sessionId),
-      attachments,
+      attachments: attachmentsOf(s.hostId),
     }));
   }
 

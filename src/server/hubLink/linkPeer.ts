@@ -94,6 +94,10 @@ export class LinkPeer {
         if (!this.attachments.delete(attachmentId)) return;
         this.send({ t: 'event', event: { name: 'attachmentEnded', attachmentId } });
       }),
+      hub.on('attachmentDetached', (attachmentId, hostId) => {
+        if (this.attachments.has(attachmentId))
+          this.send({ t: 'event', event: { name: 'attachmentDetached', attachmentId, hostId } });
+      }),
     );
     this.send({
       t: 'welcome',
@@ -109,7 +113,9 @@ export class LinkPeer {
     const { hub } = this.ctx;
     switch (frame.t) {
       case 'attach': {
-        const handle = frame.resume ? hub.resume(frame.resume, frame.info) : await hub.attach(frame.info);
+        const handle = frame.resume
+          ? hub.resume(frame.resume, frame.info, frame.resume.detachedHosts)
+          : await hub.attach(frame.info);
         if (!handle) return { kind: 'failed', message: 'this attachment cannot be resumed' };
         if (this.state === 'closed') {
           await hub.detach(handle.attachmentId);

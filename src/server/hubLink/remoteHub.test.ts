@@ -99,22 +99,31 @@ describe('front link: attachments across processes (SPEC §2, §9)', () => {
     expect(tab.client.received).toContainEqual({ t: 'attachment.ended', attachmentId: a.attachmentId });
   });
 
-  it('resumes a kept attachment under its id and namespace, but never one the person ended', async () => {
+  it('resumes a kept attachment under its id and namespace, keeping the hosts the person detached it from (SPEC §2)', async () => {
     const { hub, front } = start();
     const tab = await openScriptedTab(hub);
     const first = await front();
     const kept = await first.remote.attach({ clientName: 'kept', transport: 'stdio' });
-    const ended = await first.remote.attach({ clientName: 'ended', transport: 'stdio' });
-    const heard: string[] = [];
-    first.remote.on('attachmentEnded', (id) => heard.push(id));
-    tab.client.send({ t: 'detach', sessionId: tab.sessionId, attachmentId: ended.attachmentId });
+    const detached = await first.remote.attach({ clientName: 'detached', transport: 'stdio' });
+    const heard: string[][] = [];
+    first.remote.on('attachmentDetached', (id, hostId) => heard.push([id, hostId]));
+    tab.client.send({ t: 'detach', sessionId: tab.sessionId, attachmentId: detached.attachmentId });
     await tick();
-    expect(heard).toEqual([ended.attachmentId]);
+    expect(heard).toEqual([[detached.attachmentId, 'h_test']]);
     first.link.cut();
+    await tick();
     const again = await front();
     const info = { clientName: 'kept', transport: 'stdio' } as const;
     await expect(again.remote.resume(kept, info)).resolves.toEqual(kept);
-    await expect(again.remote.resume(ended, info)).resolves.toBeNull();
+    await expect(again.remote.resume(kept, info)).resolves.toBeNull();
+    await expect(again.remote.resume(detached, info, ['h_test'])).resolves.toEqual(detached);
+    const refused = await again.remote.request(
+      detached.attachmentId,
+      tab.sessionId,
+      callOp('chart.getVisibleRange'),
+      requestOptions(),
+    );
+    expect(refused).toMatchObject({ ok: false, error: { code: 'control_unavailable' } });
     const pending = again.remote.request(
       kept.attachmentId,
       tab.sessionId,

@@ -92,8 +92,13 @@ export class RemoteHub implements HubPort {
   }
 
   /** Re-registers a kept attachment on this hub; null when the hub refused it. */
-  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
-    const reply = await this.ask({ t: 'attach', ref: this.ref(), info, resume: { ...kept } });
+  async resume(
+    kept: AttachmentHandle,
+    info: AttachmentInfo,
+    detachedHosts: readonly string[] = [],
+  ): Promise<AttachmentHandle | null> {
+    const resume = { attachmentId: kept.attachmentId, namespace: kept.namespace, detachedHosts: [...detachedHosts] };
+    const reply = await this.ask({ t: 'attach', ref: this.ref(), info, resume });
     return reply.kind === 'attached' ? { attachmentId: reply.attachmentId, namespace: reply.namespace } : null;
   }
 
@@ -208,6 +213,8 @@ export class RemoteHub implements HubPort {
   private emit(event: Extract<HubLinkFrame, { t: 'event' }>['event']): void {
     if (event.name === 'sessionsChanged') this.events.emit('sessionsChanged');
     else if (event.name === 'sessionUpdated') this.events.emit('sessionUpdated', event.sessionId);
+    else if (event.name === 'attachmentDetached')
+      this.events.emit('attachmentDetached', event.attachmentId, event.hostId);
     else this.events.emit('attachmentEnded', event.attachmentId);
   }
 

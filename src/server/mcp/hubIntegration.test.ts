@@ -58,13 +58,27 @@ describe('front + real hub', () => {
     await waitFor(() => changed > 0, 'list_changed');
   });
 
-  test('SPEC §10 "detach all" pressed in the page closes the MCP connection', async () => {
-    const { tab, client } = await connectThroughHub();
+  test('SPEC §2 "detach all" in a page ends the client’s use of that host only; another host’s session still answers', async () => {
+    const { hub, tab, client } = await connectThroughHub();
+    const other = await openScriptedTab(hub, { hostId: 'h_other' });
     let closed = false;
     client.onclose = () => {
       closed = true;
     };
     tab.client.send({ t: 'detach', sessionId: tab.sessionId });
-    await waitFor(() => closed, 'the MCP connection to close');
+    await tab.client.next('attachment.ended');
+    const read = (sessionId: string) =>
+      client.callTool({
+        name: 'tradescript_call',
+        arguments: { sessionId, target: { scope: 'session' }, controlId: 'chart.getVisibleRange' },
+      });
+    expect(envelopeOf(await read(tab.sessionId)).error).toMatchObject({ code: 'control_unavailable' });
+    const pending = read(other.sessionId);
+    const frame = await other.nextRequest();
+    if (frame.op.kind !== 'call') throw new Error('expected a call');
+    other.answer(frame.id, receiptFor(frame.op.call));
+    expect(envelopeOf(await pending).error).toBeNull();
+    expect(other.client.received.some((f) => f.t === 'attachment.ended')).toBe(false);
+    expect(closed).toBe(false);
   });
 });

@@ -185,6 +185,7 @@ export class InMemoryHub implements HubPort {
     sessionsChanged: new Set(),
     sessionUpdated: new Set(),
     attachmentEnded: new Set(),
+    attachmentDetached: new Set(),
   };
 
   attach(info: AttachmentInfo): Promise<AttachmentHandle> {
