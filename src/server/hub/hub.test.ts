@@ -88,7 +88,7 @@ describe('hub sessions (SPEC §2)', () => {
   });
 
   it('announces sessionsChanged on open and close', async () => {
-    const hub = makeHub();
+    const hub = makeHub({ sessionEventIntervalMs: 0 });
     let changes = 0;
     hub.on('sessionsChanged', () => changes++);
     const tab = await openScriptedTab(hub);

@@ -31,6 +31,7 @@ import { cancelledOutcome, isMutation } from './lostOutcomes.js';
 import { RequestTable } from './requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
 import { detachedHere, notAttached, routable } from './routing.js';
+import { SESSION_EVENT_INTERVAL_MS, SessionEvents } from './sessionEvents.js';
 import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
 import { TwinCalls } from './twinCalls.js';
 
@@ -47,6 +48,8 @@ export interface HubTiming extends RelayTiming {
    * never evicted to make room for another session (SPEC §2).
    */
   reloadWindowMs: number;
+  /** Shortest time between two session events (resources/updated, list_changed), SPEC §3. */
+  sessionEventIntervalMs: number;
 }
 
 /** Defaults: SPEC §9 relay timing, a 5 s reconnect wait, 10 minutes of grace. */
@@ -56,6 +59,7 @@ export const DEFAULT_HUB_TIMING: HubTiming = {
   disconnectGraceMs: 10 * 60_000,
   deadlineGraceMs: 500,
   reloadWindowMs: 60_000,
+  sessionEventIntervalMs: SESSION_EVENT_INTERVAL_MS,
 };
 
 /** The limits the hub itself enforces (SPEC §2, §6); the rest travel with each request. */
@@ -93,6 +97,8 @@ export class Hub implements HubPort, ConnectionSink {
   readonly attachments = new AttachmentRegistry();
   /** @internal */
   readonly events = new HubEmitter();
+  /** @internal Session events, coalesced (at most one per interval). */
+  readonly sessionEvents: SessionEvents;
   /** @internal */
   readonly logger: Logger;
   /** @internal */
@@ -115,6 +121,7 @@ export class Hub implements HubPort, ConnectionSink {
       catalogBytes: options.limits?.catalogBytes ?? DEFAULT_LIMITS.catalogBytes,
     };
     this.now = options.now ?? Date.now;
+    this.sessionEvents = new SessionEvents(this.events, this.now, this.timing.sessionEventIntervalMs);
     this.requests = new RequestTable(this.now, this.timing.deadlineGraceMs);
   }
 
@@ -226,7 +233,7 @@ export class Hub implements HubPort, ConnectionSink {
     for (const s of owned) this.closeSession(s, false);
     for (const conn of [...this.conns])
       if (conn.host?.hostId === hostId) conn.close(CLOSE_CODES.forbidden, REVOKED_REASON);
-    if (owned.length > 0) this.events.emit('sessionsChanged');
+    if (owned.length > 0) this.sessionEvents.changed();
     this.logger.info('host revoked', { hostId, sessions: owned.length });
     return owned.length;
   }
@@ -247,6 +254,7 @@ export class Hub implements HubPort, ConnectionSink {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    this.sessionEvents.close();
     this.requests.loseAll('shutdown');
     for (const s of this.sessions.all()) if (s.graceTimer) clearTimeout(s.graceTimer);
     for (const conn of [...this.conns]) conn.close(CLOSE_CODES.serverShutdown, 'server shutting down');
@@ -267,7 +275,7 @@ export class Hub implements HubPort, ConnectionSink {
       s.disconnectedAt = this.now();
       s.graceTimer = setTimeout(() => this.closeSession(s, true), this.timing.disconnectGraceMs);
       s.graceTimer.unref();
-      this.events.emit('sessionUpdated', s.sessionId);
+      this.sessionEvents.updated(s.sessionId);
     }
     this.logger.info('relay socket closed', { conn: conn.id, hostId: conn.host.hostId });
   }
@@ -287,7 +295,7 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests.lose({ session }, 'session-closed');
     this.sessions.close(session);
     this.logger.info('session closed', { sessionId: session.sessionId, hostId: session.hostId });
-    if (announce) this.events.emit('sessionsChanged');
+    if (announce) this.sessionEvents.changed();
   }
 
   /** @internal A frame that names something this socket does not own (SPEC §9). */
@@ -317,14 +325,14 @@ export class Hub implements HubPort, ConnectionSink {
     for (const conn of this.conns) if (conn.host?.hostId === hostId) conn.send({ t: 'attachment.ended', attachmentId });
     for (const s of this.sessions.ofHost(hostId)) {
       this.sendAttachments(s);
-      this.events.emit('sessionUpdated', s.sessionId);
+      this.sessionEvents.updated(s.sessionId);
     }
   }
 
   private attachmentsChanged(): void {
     for (const s of this.sessions.all()) {
       this.sendAttachments(s);
-      this.events.emit('sessionUpdated', s.sessionId);
+      this.sessionEvents.updated(s.sessionId);
     }
   }
 }

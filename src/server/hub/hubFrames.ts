@@ -38,7 +38,7 @@ function updateSession(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFr
     if (!vocabulary) hub.logger.warn('session vocabulary over catalogBytes dropped', { sessionId: session.sessionId });
     session.vocabulary = vocabulary ?? EMPTY_CATALOG;
   }
-  hub.events.emit('sessionUpdated', session.sessionId);
+  hub.sessionEvents.updated(session.sessionId);
 }
 
 function closeOwnSession(hub: Hub, conn: RelayConnection, sessionId: string): void {

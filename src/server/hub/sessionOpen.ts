@@ -43,7 +43,7 @@ export function openSession(hub: Hub, conn: RelayConnection, frame: OpenFrame): 
     existing.vocabulary = vocabulary;
     existing.origin = origin;
     hub.sessions.reconnect(existing, conn);
-    hub.events.emit('sessionUpdated', sessionId);
+    hub.sessionEvents.updated(sessionId);
   } else {
     const rules = { perHost: hub.limits.sessionsPerHost, reloadWindowMs: hub.timing.reloadWindowMs, now: hub.now() };
     const room = admitSession(hub.sessions.all(), host.hostId, rules);
@@ -61,7 +61,7 @@ export function openSession(hub: Hub, conn: RelayConnection, frame: OpenFrame): 
       graceTimer: null,
       disconnectedAt: null,
     });
-    hub.events.emit('sessionsChanged');
+    hub.sessionEvents.changed();
   }
   conn.markAttached();
   conn.send({ t: 'session.opened', ref: frame.ref, sessionId });

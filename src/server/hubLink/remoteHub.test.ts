@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Operation } from '../../protocol/index.js';
+import { waitUntil } from '../../testSupport/waitUntil.js';
 import { openScriptedTab } from '../hub/scriptedTab.js';
 import { createMemoryLink } from './memoryLink.js';
 import { callOp, linkedHub, requestOptions, type LinkedHub } from './testLink.js';
@@ -167,9 +168,13 @@ describe('front link: attachments across processes (SPEC §2, §9)', () => {
     remote.on('sessionUpdated', (id) => events.push(`updated:${id.slice(0, 2)}`));
     const tab = await openScriptedTab(hub);
     await remote.attach({ clientName: 'x', transport: 'stdio' });
-    await tick();
-    expect(events).toContain('changed');
-    expect(events).toContain(`updated:${tab.sessionId.slice(0, 2)}`);
+    // The attach's update comes at the end of the 250 ms the pairing's event opened (coalescing, SPEC §3).
+    await waitUntil(
+      () => events.length >= 2,
+      2_000,
+      () => `two events, got ${events.join(',')}`,
+    );
+    expect(events).toEqual(['changed', `updated:${tab.sessionId.slice(0, 2)}`]);
   });
 });
 
