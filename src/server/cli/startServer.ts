@@ -16,6 +16,7 @@ import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
 import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
+import { secureDirectory } from '../pairing/secureFile.js';
 import { ownDemo, startFrontRole } from './frontRole.js';
 import { startHubRole } from './hubRole.js';
 
@@ -76,6 +77,8 @@ interface Started {
  */
 export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const loose = secureDirectory(config.home);
+  if (loose !== null) logger.warn('home folder tightened to 0700', { was: `0${loose.toString(8)}` });
   const version = options.serverVersion ?? packageVersion();
   let port: HubPort | null = null;
   const createMcp: McpServerMaker =

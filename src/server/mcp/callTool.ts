@@ -72,11 +72,6 @@ async function execute(
   return { sessionId: plan.sessionId, outcome: await send(plan.sessionId, plan.op) };
 }
 
-/** The session a validated request names, for `meta` of local failures. */
-function namedSession(parsed: ParsedInput): string | null {
-  return 'sessionId' in parsed.input ? (parsed.input.sessionId ?? null) : null;
-}
-
 /** One tool run: its result, its error code (null on success) and the session it named. */
 interface ToolRun {
   result: CallToolResult;
@@ -86,7 +81,10 @@ interface ToolRun {
 
 /** Checks the page's answer and builds the envelope from it. */
 function answer(parsed: ParsedInput, routed: RoutedOutcome, limits: Limits, requestId: string | undefined): ToolRun {
-  const { outcome, sessionId } = routed;
+  const { outcome } = routed;
+  // An id the server does not know is neither echoed nor logged (SPEC §11): meta.sessionId is null.
+  const unknown = !outcome.ok && outcome.error.code === 'session_not_found';
+  const sessionId = unknown ? null : routed.sessionId;
   const meta: MetaSource = { sessionId, environment: outcome.environment, requestId };
   const calls = parsed.name === 'tradescript_batch' ? parsed.input.calls.length : 0;
   const shaped = outcome.ok
@@ -120,7 +118,8 @@ async function runTool(
     routed = await execute(checked.parsed, deps, request, extra);
   } catch {
     const message = 'The server could not reach its hub; restart the MCP server and re-read context.';
-    return local(makeError('internal_error', message), namedSession(checked.parsed));
+    // Without the hub nothing says whether the named session exists: it is not echoed.
+    return local(makeError('internal_error', message));
   }
   return answer(checked.parsed, routed, deps.config.limits, requestId);
 }

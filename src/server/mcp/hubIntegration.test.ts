@@ -81,4 +81,31 @@ describe('front + real hub', () => {
     expect(other.client.received.some((f) => f.t === 'attachment.ended')).toBe(false);
     expect(closed).toBe(false);
   });
+
+  test('SPEC §11 a sessionId the server does not know is neither echoed (meta.sessionId null) nor logged', async () => {
+    const { client, tab } = await connectThroughHub();
+    const unknown = `QZX${'u'.repeat(122)}XZQ`;
+    for (const [name, args] of [
+      ['tradescript_get_context', { sessionId: unknown, target: { scope: 'session' } }],
+      ['tradescript_call', { sessionId: unknown, target: { scope: 'session' }, controlId: 'chart.setVisibleRange' }],
+      ['tradescript_subscribe', { action: 'list', sessionId: unknown }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      const payload = envelopeOf(result);
+      expect(payload.error?.code).toBe('session_not_found');
+      expect(payload.meta.sessionId).toBeNull();
+      expect(JSON.stringify(result)).not.toContain('QZX');
+    }
+    expect(harness!.logs.join('\n')).not.toContain('QZX');
+    expect(harness!.logs.join('\n')).toContain('session_not_found');
+    // A known session is still named.
+    const pending = client.callTool({
+      name: 'tradescript_call',
+      arguments: { sessionId: tab.sessionId, target: { scope: 'session' }, controlId: 'chart.getVisibleRange' },
+    });
+    const frame = await tab.nextRequest();
+    if (frame.op.kind !== 'call') throw new Error('expected a call');
+    tab.answer(frame.id, receiptFor(frame.op.call));
+    expect(envelopeOf(await pending).meta.sessionId).toBe(tab.sessionId);
+  });
 });
