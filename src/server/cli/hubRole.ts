@@ -58,7 +58,7 @@ export interface HubRole {
 /** Binds the relay port, serves, and writes `hub.json`; rejects (closing what started) when a port is taken. */
 export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
   const { config, logger, version } = options;
-  const pairing = new Pairing({ home: config.home });
+  const pairing = new Pairing({ home: config.home, logger: logger.child('pairing') });
   if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
   const hub = new Hub({
     auth: pairing,

@@ -6,7 +6,8 @@
 import type { Grant } from '../../protocol/index.js';
 import type { HelloVerdict, RelayAuthenticator } from '../relay/connection.js';
 import { CredentialStore } from './credentialStore.js';
-import { PairingCodes, type IssuedCode } from './pairingCodes.js';
+import type { Logger } from '../log.js';
+import { GUESS_WINDOW_MS, PairingCodes, type IssuedCode } from './pairingCodes.js';
 
 /** What the page shows when a code does not work. */
 export const CODE_REFUSED = 'pairing code expired or used; run `npx tradescript-mcp pair` for a fresh link';
@@ -21,6 +22,8 @@ export interface PairingOptions {
   now?: () => number;
   /** Code lifetime; defaults to SPEC §9's two minutes. */
   codeTtlMs?: number;
+  /** Where a burn of the outstanding codes is logged (counts only, never a code). */
+  logger?: Logger;
 }
 
 /** Codes and credentials of one server. */
@@ -29,7 +32,13 @@ export class Pairing implements RelayAuthenticator {
   readonly store: CredentialStore;
 
   constructor(options: PairingOptions) {
-    this.codes = new PairingCodes(options.now, options.codeTtlMs);
+    this.codes = new PairingCodes(options.now, options.codeTtlMs, (wrongCodes, burned) =>
+      options.logger?.warn('pairing codes burned after wrong codes; run `tradescript-mcp pair` for a fresh link', {
+        wrongCodes,
+        windowMs: GUESS_WINDOW_MS,
+        burned,
+      }),
+    );
     this.store = new CredentialStore(options.home, options.now);
   }
 
