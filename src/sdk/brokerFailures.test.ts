@@ -208,11 +208,16 @@ describe('uncertain outcomes and reconciliation (SPEC §5)', () => {
     const op = call('chart.annotate', c3, [1], owned('op-t'));
     const first = errorOf(await host.handle(request(op)));
     expect(first.code).toBe('uncertain_execution');
-    expect(errorOf(await host.handle(request(op)))).toEqual(first);
+    const again = errorOf(await host.handle(request(op)));
+    expect(again).toEqual({
+      ...first,
+      message: `${first.message} Reconciliation proved nothing: this control has no reconciliation.`,
+    });
+    expect(errorOf(await host.handle(request(op)))).toEqual(again);
     expect(dispatches).toBe(1);
   });
 
-  it('SPEC §5 a reconciler that cannot tell keeps the outcome uncertain', async () => {
+  it('SPEC §5 a reconciler that cannot tell keeps the outcome uncertain, saying why', async () => {
     const { host, broker } = terminal();
     const c4 = { scope: 'chart', chartId: 'c4' } as const;
     host.registerTarget(c4, { label: 'c4' });
@@ -220,11 +225,13 @@ describe('uncertain outcomes and reconciliation (SPEC §5)', () => {
       c4,
       chartController,
       { ...chartImpl(), annotate: () => Promise.reject(new Error('lost')) },
-      { reconcile: () => Promise.resolve({ outcome: 'unknown' }) },
+      { reconcile: () => Promise.resolve({ outcome: 'unknown', reason: 'an order under this id has other\nterms' }) },
     );
     const op = call('chart.annotate', c4, [1], owned('op-k'));
     errorOf(await host.handle(request(op)));
-    expect(errorOf(await host.handle(request(op))).code).toBe('uncertain_execution');
+    const error = errorOf(await host.handle(request(op)));
+    expect(error).toMatchObject({ code: 'uncertain_execution', retry: 'after_reconcile' });
+    expect(error.message).toMatch(/Reconciliation proved nothing: an order under this id has other terms\.$/);
     expect(broker.placeCalls).toBe(0);
   });
 

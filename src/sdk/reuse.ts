@@ -11,6 +11,7 @@ import { settle } from './deadline.js';
 import type { LedgerEntry, LedgerOutcome } from './ledger/operationLedger.js';
 import { prepareResult, receiptFits } from './limits.js';
 import { compactReceipt, isoTime, receiptFromErrorReceipt } from './receipts.js';
+import { redactString } from './redact.js';
 import { dispatchArgs, type ResolvedCall } from './validation.js';
 import type { Reconciliation } from './types.js';
 
@@ -55,14 +56,26 @@ async function record(core: HostCore, entry: LedgerEntry, outcome: LedgerOutcome
   await core.ledger.put({ ...entry, state, outcome, updatedAt: isoTime(core.now()) }).catch(() => undefined);
 }
 
+const NO_RECONCILER = 'this control has no reconciliation';
+const RECONCILE_FAILED = 'reconciliation could not read the broker now';
+const REASON_MAX = 200;
+
 async function askReconcile(r: ResolvedCall, env: CallEnv, dispatchedAt: string): Promise<Reconciliation> {
   const reconcile = r.mount?.options.reconcile;
-  if (!reconcile) return { outcome: 'unknown' };
+  if (!reconcile) return { outcome: 'unknown', reason: NO_RECONCILER };
   const request = { controlId: r.call.controlId, args: dispatchArgs(r), operationId: r.call.operationId, dispatchedAt };
   const settled = await settle(() => reconcile(request), env.deadline.signal);
   return settled.kind === 'value' && typeof settled.value === 'object' && settled.value !== null
     ? settled.value
-    : { outcome: 'unknown' };
+    : { outcome: 'unknown', reason: RECONCILE_FAILED };
+}
+
+/** The recorded uncertain outcome, saying why reconciliation proved nothing. */
+function stillUncertain(recorded: { ok: false; error: ErrorObject }, reason: unknown): CallOutcome {
+  const why = typeof reason === 'string' ? redactString(reason.slice(0, REASON_MAX)) : null;
+  if (!why) return recorded;
+  const message = `${recorded.error.message} Reconciliation proved nothing: ${why}.`;
+  return { ok: false, error: { ...recorded.error, message } };
 }
 
 async function reconcileUncertain(
@@ -85,7 +98,7 @@ async function reconcileUncertain(
     await record(core, entry, outcome);
     return outcome;
   }
-  return recorded;
+  return stillUncertain(recorded, proof.outcome === 'unknown' ? proof.reason : undefined);
 }
 
 /**
