@@ -16,6 +16,7 @@ import type { ConfirmGate } from './confirmGate.js';
 import { ConfirmQueue, type PendingConfirmation } from './confirmQueue.js';
 import { renderConfirmToggle } from './confirmToggle.js';
 import { renderDetach } from './detachButton.js';
+import { FRAMED_MESSAGE, isFramed, renderFramedRefusal } from './frameGuard.js';
 import { renderGrant } from './grantControl.js';
 import { checkPairCode, takePairCodeFromUrl } from './pairCode.js';
 import { renderPairForm } from './pairForm.js';
@@ -38,7 +39,8 @@ const NOT_CONNECTED: BridgeStatus = { state: 'disconnected', sessionId: null, at
  * (once; later changes of either are ignored, `close()` ends the session).
  *
  * - Attributes: `relay-url`, `pair-from-url` (read `#pair=CODE` from the
- *   address and remove it from history at once).
+ *   address and remove it from history at once), `allow-framed` (pair and
+ *   attach inside a frame too; without it a framed element refuses, SPEC §9).
  * - Properties: `host`, `relayUrl`, `pairCode`, `pairFromUrl`, `confirmGate`
  *   (from {@link createConfirmGate}, whose `confirm` the page passed to
  *   `createTerminalHost`), `confirmTimeoutMs` (lowers the 20 s window, for
@@ -56,6 +58,7 @@ export class TradescriptBridgeElement extends LitElement {
     relayUrl: { attribute: 'relay-url' },
     pairCode: { attribute: false },
     pairFromUrl: { attribute: 'pair-from-url', type: Boolean },
+    allowFramed: { attribute: 'allow-framed', type: Boolean },
     confirmGate: { attribute: false },
     confirmTimeoutMs: { attribute: false },
     status: { state: true },
@@ -73,6 +76,8 @@ export class TradescriptBridgeElement extends LitElement {
   declare pairCode: string | null;
   /** Read `#pair=CODE` from the address (attribute `pair-from-url`). */
   declare pairFromUrl: boolean;
+  /** Pair and attach even inside a frame (attribute `allow-framed`); off by default (SPEC §9). */
+  declare allowFramed: boolean;
   /** The gate whose `confirm` the page passed to `createTerminalHost`; enables the "confirm trades" checkbox. */
   declare confirmGate: ConfirmGate | null;
   /** How long the person has to answer, at most (and by default) the SDK's 20 s. */
@@ -84,6 +89,7 @@ export class TradescriptBridgeElement extends LitElement {
   declare private announcement: string;
 
   private handle: BridgeHandle | null = null;
+  private framedRefusal = false;
   private adopted: TerminalHost | null = null;
   private codeOffered = false;
   private shownConfirmation: number | null = null;
@@ -97,6 +103,7 @@ export class TradescriptBridgeElement extends LitElement {
     this.relayUrl = null;
     this.pairCode = null;
     this.pairFromUrl = false;
+    this.allowFramed = false;
     this.confirmGate = null;
     this.confirmTimeoutMs = RELAY_TIMING.confirmationTimeoutMs;
     this.status = NOT_CONNECTED;
@@ -157,7 +164,8 @@ export class TradescriptBridgeElement extends LitElement {
   protected override render(): TemplateResult {
     const pending = this.confirmations.current();
     return html`<div class="frame" ?inert=${pending !== undefined}>
-        ${renderStatus(this.status)} ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
+        ${renderStatus(this.status)} ${this.framedRefusal ? renderFramedRefusal() : null}
+        ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
         ${renderGrant(this.grantShown, (grant) => this.setGrant(grant, 'person'), this.host === null)}
         ${renderConfirmToggle(this.confirmGate, (enabled) => this.setConfirmMode(enabled))}
         ${renderFeed(this.activity.entries)}
@@ -203,6 +211,7 @@ export class TradescriptBridgeElement extends LitElement {
 
   private connect(): void {
     if (this.handle !== null || this.host === null || !this.relayUrl) return;
+    if (!this.allowFramed && isFramed()) return this.refuseFramed();
     const options: ConnectOptions = {
       relayUrl: this.relayUrl,
       title: document.title,
@@ -214,6 +223,13 @@ export class TradescriptBridgeElement extends LitElement {
       this.codeOffered = true;
     }
     this.handle = connectBridge(this.host, options);
+  }
+
+  /** Inside a frame without `allow-framed`: no worker, no socket, no credential read (SPEC §9). */
+  private refuseFramed(): void {
+    if (this.framedRefusal) return;
+    this.framedRefusal = true;
+    this.onStatus({ ...NOT_CONNECTED, message: FRAMED_MESSAGE });
   }
 
   private onStatus(status: BridgeStatus): void {
