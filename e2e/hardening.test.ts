@@ -23,6 +23,7 @@ import {
   CATALOG_URI,
   CLOSE_CODES,
   DEFAULT_LIMITS,
+  HUB_LIMITS,
   jsonByteLength,
   SESSIONS_URI,
   type CallReceipt,
@@ -516,7 +517,7 @@ describe('SPEC §2 sessions per host: one host cannot crowd out another', () => 
     await hostile.hello({ kind: 'credential', credential: await rawHost(server) });
     const answers = [];
     for (let i = 0; i < 64; i += 1) answers.push(await hostile.openSession(`flood ${i}`));
-    expect(answers.filter((a) => a.sessionId !== undefined)).toHaveLength(DEFAULT_LIMITS.sessionsPerHost);
+    expect(answers.filter((a) => a.sessionId !== undefined)).toHaveLength(HUB_LIMITS.sessionsPerHost);
     expect(answers.at(-1)?.refused).toMatch(/too many sessions for this terminal: 16 .*sessionsPerHost/);
     await real.reload();
     expect(await paired(real)).toBe(realSession);
@@ -527,7 +528,7 @@ describe('SPEC §2 sessions per host: one host cannot crowd out another', () => 
     await thief.hello({ kind: 'credential', credential: await credentialOf(real) });
     let opened = 0;
     for (let i = 0; i < 20; i += 1) if ((await thief.openSession(`thief ${i}`)).sessionId) opened += 1;
-    expect(opened).toBe(DEFAULT_LIMITS.sessionsPerHost - 1);
+    expect(opened).toBe(HUB_LIMITS.sessionsPerHost - 1);
     // …yet the reloading tab still gets its own session back,
     await real.reload();
     expect(await paired(real)).toBe(realSession);
@@ -548,7 +549,7 @@ describe('SPEC §2 sessions per host: one host cannot crowd out another', () => 
       /too many sessions for this terminal/,
     );
     const listed = await sessionsOf(client);
-    expect(listed.total).toBe(2 * DEFAULT_LIMITS.sessionsPerHost);
+    expect(listed.total).toBe(2 * HUB_LIMITS.sessionsPerHost);
     expect(listed.sessions.filter((s) => s.sessionId === realSession)).toHaveLength(1);
     hostile.close();
     thief.close();
@@ -603,8 +604,8 @@ describe('one server without a browser: catalogs, pairing guesses and its home',
       const { tab } = await RawTab.withSession(server.ready.relayUrl, origin, credential, `catalog ${i}`, catalog);
       tabs.push(tab);
     }
-    expect(perCatalog).toBeLessThanOrEqual(DEFAULT_LIMITS.catalogBytes);
-    expect(perCatalog).toBeGreaterThan(0.95 * DEFAULT_LIMITS.catalogBytes);
+    expect(perCatalog).toBeLessThanOrEqual(HUB_LIMITS.catalogBytes);
+    expect(perCatalog).toBeGreaterThan(0.95 * HUB_LIMITS.catalogBytes);
     // One byte more is refused at attach.
     const over = await RawTab.open(server.ready.relayUrl, origin);
     await over.hello({ kind: 'credential', credential });

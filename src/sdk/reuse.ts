@@ -56,26 +56,25 @@ async function record(core: HostCore, entry: LedgerEntry, outcome: LedgerOutcome
   await core.ledger.put({ ...entry, state, outcome, updatedAt: isoTime(core.now()) }).catch(() => undefined);
 }
 
-const NO_RECONCILER = 'this control has no reconciliation';
-const RECONCILE_FAILED = 'reconciliation could not read the broker now';
-const REASON_MAX = 200;
-
 async function askReconcile(r: ResolvedCall, env: CallEnv, dispatchedAt: string): Promise<Reconciliation> {
   const reconcile = r.mount?.options.reconcile;
-  if (!reconcile) return { outcome: 'unknown', reason: NO_RECONCILER };
+  if (!reconcile) return { outcome: 'unknown' };
   const request = { controlId: r.call.controlId, args: dispatchArgs(r), operationId: r.call.operationId, dispatchedAt };
   const settled = await settle(() => reconcile(request), env.deadline.signal);
   return settled.kind === 'value' && typeof settled.value === 'object' && settled.value !== null
     ? settled.value
-    : { outcome: 'unknown', reason: RECONCILE_FAILED };
+    : { outcome: 'unknown' };
 }
 
-/** The recorded uncertain outcome, saying why reconciliation proved nothing. */
+/** The recorded uncertain outcome, with the host's reason why reconciliation proved nothing (bounded, redacted). */
 function stillUncertain(recorded: { ok: false; error: ErrorObject }, reason: unknown): CallOutcome {
-  const why = typeof reason === 'string' ? redactString(reason.slice(0, REASON_MAX)) : null;
-  if (!why) return recorded;
-  const message = `${recorded.error.message} Reconciliation proved nothing: ${why}.`;
-  return { ok: false, error: { ...recorded.error, message } };
+  const why = typeof reason === 'string' ? redactString(reason.slice(0, 200)) : null;
+  return why
+    ? {
+        ok: false,
+        error: { ...recorded.error, message: `${recorded.error.message} Reconciliation proved nothing: ${why}.` },
+      }
+    : recorded;
 }
 
 async function reconcileUncertain(

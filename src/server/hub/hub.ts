@@ -5,10 +5,9 @@
  */
 import {
   CLOSE_CODES,
-  DEFAULT_LIMITS,
+  HUB_LIMITS,
   type AttachmentsFrameSchema,
   type CatalogResource,
-  type Limits,
   type Operation,
   type SessionSummary,
 } from '../../protocol/index.js';
@@ -63,7 +62,7 @@ export const DEFAULT_HUB_TIMING: HubTiming = {
 };
 
 /** The limits the hub itself enforces (SPEC §2, §6); the rest travel with each request. */
-export type HubLimits = Pick<Limits, 'sessionsPerHost' | 'catalogBytes'>;
+export type HubLimits = { -readonly [K in keyof typeof HUB_LIMITS]: number };
 
 /** Options of a {@link Hub}. */
 export interface HubOptions {
@@ -117,8 +116,8 @@ export class Hub implements HubPort, ConnectionSink {
     this.logger = options.logger;
     this.timing = { ...DEFAULT_HUB_TIMING, ...options.timing };
     this.limits = {
-      sessionsPerHost: options.limits?.sessionsPerHost ?? DEFAULT_LIMITS.sessionsPerHost,
-      catalogBytes: options.limits?.catalogBytes ?? DEFAULT_LIMITS.catalogBytes,
+      sessionsPerHost: options.limits?.sessionsPerHost ?? HUB_LIMITS.sessionsPerHost,
+      catalogBytes: options.limits?.catalogBytes ?? HUB_LIMITS.catalogBytes,
     };
     this.now = options.now ?? Date.now;
     this.sessionEvents = new SessionEvents(this.events, this.now, this.timing.sessionEventIntervalMs);

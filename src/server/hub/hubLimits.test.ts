@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, jsonByteLength, type CatalogDocument, type ServerFrame } from '../../protocol/index.js';
+import {
+  DEFAULT_LIMITS,
+  HUB_LIMITS,
+  jsonByteLength,
+  type CatalogDocument,
+  type ServerFrame,
+} from '../../protocol/index.js';
 import { createLogger } from '../log.js';
 import { createMemorySocketPair, type MemoryClient } from '../relay/memorySocket.js';
 import { Hub, type HubLimits, type HubTiming } from './hub.js';
@@ -58,7 +64,7 @@ describe('SPEC §2 sessions per host', () => {
     const hostile = await socketOf(hub, 'h_hostile');
     const answers = [];
     for (let i = 0; i < 64; i += 1) answers.push(await open(hostile));
-    expect(answers.filter((a) => a.opened)).toHaveLength(DEFAULT_LIMITS.sessionsPerHost);
+    expect(answers.filter((a) => a.opened)).toHaveLength(HUB_LIMITS.sessionsPerHost);
     expect(answers.at(-1)?.refused).toMatch(/too many sessions for this terminal: 16 .*sessionsPerHost/);
     // The real tab reloads: its socket goes, and it comes back with its kept id.
     real.client.drop();

@@ -95,7 +95,8 @@ describe('envelope', () => {
     expect(payload.error).toMatchObject({ code: 'internal_error', retry: 'never' });
     expect(payload.error?.message).toContain('restart');
     expect(JSON.stringify(payload)).not.toContain('SECRET-DETAIL');
-    expect(payload.meta.sessionId).toBe('s-1');
+    // Without the hub nothing says the session exists: the id is not echoed (SPEC §11).
+    expect(payload.meta.sessionId).toBeNull();
   });
 });
 
