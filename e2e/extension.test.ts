@@ -352,6 +352,32 @@ describe('Chrome extension with a fixture terminal: origins, grants, the credent
     await quiet.close();
   });
 
+  it('SPEC §9 the granted site framed by a page of another origin, in the same profile, is never linked: no ready, no session', async () => {
+    const before = (await sessions()).sessions.filter((s) => s.origin === pages.granted).length;
+    const framing = await context.newPage();
+    await framing.goto(`${pages.foreign}/?expose=0`);
+    await framing.evaluate(async (src) => {
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      document.body.append(frame);
+      await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    }, `${pages.granted}/`);
+    const framed = framing.frames().find((f) => f.url().startsWith(pages.granted))!;
+    // The framed terminal waits for the extension as it would at the top; no content script runs in a frame.
+    await framed.waitForFunction(() => (window as unknown as { extensionTest?: unknown }).extensionTest !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const state = await framed.evaluate(() => {
+      const w = window as unknown as { extensionTest: { status(): { linked: boolean } | null }; __seen: string[] };
+      return {
+        linked: w.extensionTest.status()?.linked ?? false,
+        ready: w.__seen.some((m) => m.includes('"t":"ready"')),
+      };
+    });
+    expect(state).toEqual({ linked: false, ready: false });
+    expect((await sessions()).sessions.filter((s) => s.origin === pages.granted)).toHaveLength(before);
+    await framing.close();
+  });
+
   it('SPEC §2 §5 the site’s grant set in the popup applies to the next call (read refuses a write control)', async () => {
     const card = popup.site(pages.granted);
     // A background tab paints no frames, and a click waits for them.
