@@ -13,7 +13,7 @@ import { encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
 import { takeSnapshot } from './snapshotService.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _request, ...limits } = DEFAULT_LIMITS;
+const { callDeadlineMs: _deadline, attachmentIdleMs: _idle, requestBytes: _request, ...limits } = DEFAULT_LIMITS;
 const PIXELS = DEFAULT_LIMITS.snapshotPixels;
 
 describe('SPEC §8 snapshot sizes', () => {

@@ -16,7 +16,7 @@ import type { RelayOutcome } from './frames.js';
 import type { BindingRequest, BindingStart, ObserveContext } from './observeTypes.js';
 import { SubscriptionRegistry } from './subscriptionRegistry.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _request, ...defaults } = DEFAULT_LIMITS;
+const { callDeadlineMs: _deadline, attachmentIdleMs: _idle, requestBytes: _request, ...defaults } = DEFAULT_LIMITS;
 const chart: Target = { scope: 'chart', chartId: 'c1' };
 const widget: Target = { scope: 'widget', widgetId: 'w1' };
 

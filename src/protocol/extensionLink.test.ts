@@ -9,7 +9,7 @@ import {
 } from './extensionLink.js';
 import { DEFAULT_LIMITS } from './limits.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _bytes, ...limits } = DEFAULT_LIMITS;
+const { callDeadlineMs: _deadline, attachmentIdleMs: _idle, requestBytes: _bytes, ...limits } = DEFAULT_LIMITS;
 const request = (op: unknown) => ({
   t: 'request',
   request: {

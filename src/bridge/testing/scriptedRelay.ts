@@ -136,7 +136,7 @@ export function requestFrame(
   op: Operation,
   overrides: Partial<RequestFrame> = {},
 ): RequestFrame {
-  const { callDeadlineMs, requestBytes: _requestBytes, ...limits } = DEFAULT_LIMITS;
+  const { callDeadlineMs, requestBytes: _requestBytes, attachmentIdleMs: _idle, ...limits } = DEFAULT_LIMITS;
   return {
     t: 'request',
     id,

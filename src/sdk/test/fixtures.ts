@@ -197,7 +197,7 @@ export const SESSION: Target = { scope: 'session' };
 
 /** The relay limits at their defaults. */
 export function defaultLimits(overrides: Partial<RelayLimits> = {}): RelayLimits {
-  const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+  const { requestBytes: _r, callDeadlineMs: _d, attachmentIdleMs: _i, ...limits } = DEFAULT_LIMITS;
   return { ...limits, ...overrides };
 }
 

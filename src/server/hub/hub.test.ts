@@ -5,7 +5,7 @@ import { Hub, type HubTiming } from './hub.js';
 import type { HubRequestOptions } from './hubPort.js';
 import { openScriptedTab, testAuthenticator } from './scriptedTab.js';
 
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const { requestBytes: _r, callDeadlineMs: _d, attachmentIdleMs: _i, ...limits } = DEFAULT_LIMITS;
 const relayLimits: RelayLimits = limits;
 
 function makeHub(timing: Partial<HubTiming> = {}) {

@@ -12,7 +12,7 @@ import { FrontLinkServer } from './linkServer.js';
 import { createMemoryLink, type MemoryLink } from './memoryLink.js';
 import { RemoteHub } from './remoteHub.js';
 
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const { requestBytes: _r, callDeadlineMs: _d, attachmentIdleMs: _i, ...limits } = DEFAULT_LIMITS;
 /** The relay's share of the default limits. */
 export const TEST_RELAY_LIMITS: RelayLimits = limits;
 

@@ -2,7 +2,7 @@
  * The `tradescript_operator` prompt (SPEC §3): how to work with the terminal
  * safely. It teaches; it grants nothing.
  */
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/server';
 import { OPERATOR_PROMPT, SESSIONS_URI } from '../../protocol/index.js';
 
 /** The prompt as `prompts/list` shows it. */
@@ -38,7 +38,10 @@ export const OPERATOR_TEXT = `You operate a browser trading terminal through the
 /** `prompts/get` for the operator prompt; any other name is a JSON-RPC error. */
 export function getOperatorPrompt(name: string): GetPromptResult {
   if (name !== OPERATOR_PROMPT) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: call prompts/list; the prompt is ${OPERATOR_PROMPT}.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown prompt: call prompts/list; the prompt is ${OPERATOR_PROMPT}.`,
+    );
   }
   return {
     description: operatorPrompt.description,

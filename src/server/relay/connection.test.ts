@@ -57,7 +57,7 @@ describe('relay frames (SPEC §9)', () => {
     });
     const tab = await openScriptedTab(hub);
     const { attachmentId } = await hub.attach({ clientName: 'c', transport: 'stdio' });
-    const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+    const { requestBytes: _r, callDeadlineMs: _d, attachmentIdleMs: _i, ...limits } = DEFAULT_LIMITS;
     const answer = hub.request(
       attachmentId,
       tab.sessionId,

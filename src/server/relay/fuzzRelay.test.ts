@@ -17,7 +17,7 @@ import { createLogger } from '../log.js';
 
 const RELAY_CLOSE_CODES = new Set<number>(Object.values(CLOSE_CODES));
 const FRAME_SCHEMA = z.toJSONSchema(BrowserFrameSchema, { io: 'input' }) as JsonSchema;
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const { requestBytes: _r, callDeadlineMs: _d, attachmentIdleMs: _i, ...limits } = DEFAULT_LIMITS;
 
 const lines: string[] = [];
 let hub: Hub;
