@@ -18,7 +18,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as ServerSdk from '@modelcontextprotocol/server';
 import type { McpHttpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { SESSIONS_URI } from '../../protocol/index.js';
 import type { Logger } from '../log.js';
 import type { HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/statelessAttachments.js';
@@ -69,6 +68,13 @@ export class McpHttpEndpoint {
   /** Open 2025-11-25 sessions. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Requests and streams of 2025 sessions still open. */
+  get openStreams(): number {
+    let open = 0;
+    for (const session of this.sessions.values()) open += session.open;
+    return open;
   }
 
   /** Live attachments of this endpoint: sessions and stateless clients. */
@@ -152,14 +158,7 @@ export class McpHttpEndpoint {
         legacy: 'reject',
         onerror: (error) => this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) }),
       });
-      const offHub = [
-        front.hub.on('sessionsChanged', () => {
-          modern.notify.resourcesChanged();
-          modern.notify.resourceUpdated(SESSIONS_URI);
-        }),
-        front.hub.on('sessionUpdated', () => modern.notify.resourceUpdated(SESSIONS_URI)),
-      ];
-      return { sdk, front, modern, offHub: () => offHub.forEach((off) => off()) };
+      return { sdk, front, modern, offHub: front.publishTo(modern.notify) };
     })();
     return this.loaded;
   }

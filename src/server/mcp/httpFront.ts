@@ -4,7 +4,8 @@
  * 2026-07-28 request gets a stateless server whose tool calls name their
  * attachment with a handle, all sharing this front's stateless attachments.
  */
-import type { Server } from '@modelcontextprotocol/server';
+import type { Server, ServerNotifier } from '@modelcontextprotocol/server';
+import { SESSIONS_URI } from '../../protocol/index.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { HandleKeySource } from './attachmentKey.js';
 import { createMcpServer, createStatelessMcpServer, type McpServerOptions } from './createMcpServer.js';
@@ -29,6 +30,11 @@ export interface HttpFront {
   session(): Server;
   /** The server of one 2026-07-28 request from `principal`. */
   request(principal: string): Server;
+  /**
+   * Publishes the hub's changes to the handler's `subscriptions/listen`
+   * streams (SPEC §3, §13), once for all of them; returns the unsubscribe.
+   */
+  publishTo(notify: ServerNotifier): () => void;
   /** Ends the stateless attachments. */
   close(): Promise<void>;
 }
@@ -50,6 +56,16 @@ export function createHttpFront(options: HttpFrontOptions): HttpFront {
     attachments,
     session: () => createMcpServer(base),
     request: (principal) => createStatelessMcpServer({ ...base, era: 'modern' }, { attachments, principal }),
+    publishTo: (notify) => {
+      const offs = [
+        options.hub.on('sessionsChanged', () => {
+          notify.resourcesChanged();
+          notify.resourceUpdated(SESSIONS_URI);
+        }),
+        options.hub.on('sessionUpdated', () => notify.resourceUpdated(SESSIONS_URI)),
+      ];
+      return () => offs.forEach((off) => off());
+    },
     close: () => attachments.close(),
   };
 }

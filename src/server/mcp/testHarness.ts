@@ -149,6 +149,7 @@ export async function connectStatelessFront<H extends HubPort>(
 ): Promise<StatelessHarness<H>> {
   const made = options.front ? { front: options.front, logs: [] as string[] } : statelessFront(hub, options);
   const handler = createMcpHandler(() => made.front.request(''), { legacy: 'reject' });
+  const unpublish = made.front.publishTo(handler.notify);
   const transport = new StreamableHTTPClientTransport(new URL('http://stateless.test/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init)),
   });
@@ -166,6 +167,7 @@ export async function connectStatelessFront<H extends HubPort>(
     front: made.front,
     handler,
     close: async () => {
+      unpublish();
       await client.close();
       await handler.close();
     },
