@@ -101,7 +101,12 @@ export async function connectV1HttpClient(mcpUrl: string, opts: HttpClientOption
     requestInit: { headers: httpHeaders(opts) },
   });
   const client = new V1Client({ ...clientInfo, name: opts.name ?? clientInfo.name });
-  return connectTracked(client, client.connect(transport), opts.timeoutMs ?? harnessTimeouts.connectMs, `MCP initialize (v1) with ${mcpUrl}`);
+  return connectTracked(
+    client,
+    client.connect(transport),
+    opts.timeoutMs ?? harnessTimeouts.connectMs,
+    `MCP initialize (v1) with ${mcpUrl}`,
+  );
 }
 
 /** Options of {@link connectStdioClient}. */

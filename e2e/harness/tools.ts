@@ -36,7 +36,9 @@ export async function callTool<T = unknown>(
   const params = { name, arguments: args };
   // The v2 client takes options second; the v1 client takes a result schema there.
   const result = (
-    client instanceof Client ? await client.callTool(params, options) : await client.callTool(params, undefined, options)
+    client instanceof Client
+      ? await client.callTool(params, options)
+      : await client.callTool(params, undefined, options)
   ) as CallToolResult;
   const fail = (why: string): never => {
     throw new Error(`SPEC §4: ${name} returned ${why}`);

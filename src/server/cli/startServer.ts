@@ -15,6 +15,7 @@ import type { McpServerFactory } from '../http/mcpEndpoint.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
+import type { McpExtension } from '../mcp/createMcpServer.js';
 import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
 import { DeferredHubPort } from './deferredHub.js';
@@ -56,6 +57,8 @@ export interface StartOptions {
   /** Makes the MCP server of the stdio connection (default: the MCP front of `src/server/mcp` on this process's hub port). */
   createMcpServer?: McpServerMaker;
   timing?: Partial<HubTiming>;
+  /** Adds to every MCP server instance (test fixtures only, e.g. the conformance suite's tools; never the product). */
+  extendMcp?: McpExtension;
   stdin?: Readable;
   stdout?: Writable;
 }
@@ -107,13 +110,23 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
       logger,
       serverVersion: version,
       keySource: homeKeySource(config.home),
+      ...(options.extendMcp ? { extend: options.extendMcp } : {}),
     });
   };
   const createStdio: McpServerMaker =
     options.createMcpServer ??
     (async (era) => {
       const { createMcpServer } = await import('../mcp/index.js');
-      return createMcpServer({ hub: port, config, logger, transport: 'stdio', serverVersion: version, era });
+      const extend = options.extendMcp;
+      return createMcpServer({
+        hub: port,
+        config,
+        logger,
+        transport: 'stdio',
+        serverVersion: version,
+        era,
+        ...(extend ? { extend } : {}),
+      });
     });
   const stdio = options.mcp === 'stdio' ? await openStdio(createStdio, options) : null;
   const ctx: RoleContext = { config, options, logger, version, createHttp };

@@ -19,6 +19,16 @@ import {
   ProtocolErrorCode,
   Server,
   type CacheHint,
+  type CallToolRequest,
+  type CallToolResult,
+  type GetPromptRequest,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceRequest,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import { relayLimitsOf, SESSIONS_URI, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
@@ -48,7 +58,29 @@ export interface McpServerOptions {
   tools?: readonly ToolName[];
   /** The revision family the instance serves (`serveStdio` says; default legacy, the 2025 handshake). */
   era?: 'legacy' | 'modern';
+  /** Adds to every instance (test fixtures only, such as the conformance suite's; the product adds nothing). */
+  extend?: McpExtension;
 }
+
+/** The product's own handlers, for an {@link McpExtension} that serves more next to them. */
+export interface OwnHandlers {
+  listTools(): Tool[];
+  callTool(request: CallToolRequest, extra: HandlerExtra): Promise<CallToolResult>;
+  listResources(): Promise<Resource[]>;
+  listResourceTemplates(): ResourceTemplate[];
+  readResource(request: ReadResourceRequest, extra: HandlerExtra): Promise<ReadResourceResult>;
+  listPrompts(): Prompt[];
+  getPrompt(request: GetPromptRequest): GetPromptResult;
+  subscribe?(uri: string): void;
+  unsubscribe?(uri: string): void;
+}
+
+/**
+ * Re-registers handlers of one instance to serve more than the product (its
+ * own handlers passed in to fall back on). Only tests use it: the conformance
+ * suite's fixture tools are never in the product's tool list.
+ */
+export type McpExtension = (server: Server, own: OwnHandlers) => void;
 
 /** What a stateless instance adds: the front's stateless attachments and who is asking. */
 export interface StatelessOptions {
@@ -115,34 +147,41 @@ function clientNameOf(server: Server, extra: HandlerExtra | undefined): string {
   return boundedClientName(typeof fromEnvelope === 'string' ? fromEnvelope : server.getClientVersion()?.name);
 }
 
-/** Binds every handler of one instance. */
-function registerHandlers(server: Server, options: McpServerOptions, scope: AttachmentScope): void {
+/** Binds every handler of one instance; returns them for an extension. */
+function registerHandlers(server: Server, options: McpServerOptions, scope: AttachmentScope): OwnHandlers {
   const { hub, config } = options;
   const logger = options.logger.child('mcp');
   const served = new Set<ToolName>(options.tools ?? DEFAULT_SERVED_TOOLS);
   const relayLimits = relayLimitsOf(config.limits);
   const tools = listedTools(served, config.toolAllowlist, scope.takesHandle);
   const clientName = (extra: HandlerExtra) => clientNameOf(server, extra);
-  server.setRequestHandler('tools/list', () => ({ tools }));
   const callTool = createCallToolHandler({ hub, config, logger, scope, clientName, served, relayLimits });
-  server.setRequestHandler('tools/call', async (request, extra) =>
-    server.projectCallToolResult(await callTool(request, extra), undefined),
-  );
-  server.setRequestHandler('resources/list', async () => ({ resources: await listResources(hub) }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
-  server.setRequestHandler('resources/read', (request, extra) =>
-    readResource(
-      { hub, config, scope, clientName: clientName(extra), relayLimits },
-      request.params.uri,
-      extra.mcpReq.signal,
-    ),
-  );
-  server.setRequestHandler('prompts/list', () => ({ prompts: [operatorPrompt] }));
-  server.setRequestHandler('prompts/get', (request) => getOperatorPrompt(request.params.name));
+  const own: OwnHandlers = {
+    listTools: () => tools,
+    callTool: async (request, extra) => server.projectCallToolResult(await callTool(request, extra), undefined),
+    listResources: () => listResources(hub),
+    listResourceTemplates,
+    readResource: (request, extra) =>
+      readResource(
+        { hub, config, scope, clientName: clientName(extra), relayLimits },
+        request.params.uri,
+        extra.mcpReq.signal,
+      ),
+    listPrompts: () => [operatorPrompt],
+    getPrompt: (request) => getOperatorPrompt(request.params.name),
+  };
+  server.setRequestHandler('tools/list', () => ({ tools: own.listTools() }));
+  server.setRequestHandler('tools/call', (request, extra) => own.callTool(request, extra));
+  server.setRequestHandler('resources/list', async () => ({ resources: await own.listResources() }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: own.listResourceTemplates() }));
+  server.setRequestHandler('resources/read', (request, extra) => own.readResource(request, extra));
+  server.setRequestHandler('prompts/list', () => ({ prompts: own.listPrompts() }));
+  server.setRequestHandler('prompts/get', (request) => own.getPrompt(request));
+  return own;
 }
 
 /** 2025-11-25 `resources/subscribe` (2026-07-28 clients use `subscriptions/listen` instead). */
-function registerResourceSubscriptions(server: Server, state: ConnectionState): void {
+function registerResourceSubscriptions(server: Server, state: ConnectionState, own: OwnHandlers): void {
   const onlySessions = (uri: string) => {
     if (uri !== SESSIONS_URI) {
       throw new ProtocolError(
@@ -151,16 +190,16 @@ function registerResourceSubscriptions(server: Server, state: ConnectionState): 
       );
     }
   };
-  server.setRequestHandler('resources/subscribe', (request) => {
-    onlySessions(request.params.uri);
-    state.subscribed.add(request.params.uri);
-    return {};
-  });
-  server.setRequestHandler('resources/unsubscribe', (request) => {
-    onlySessions(request.params.uri);
-    state.subscribed.delete(request.params.uri);
-    return {};
-  });
+  own.subscribe = (uri) => {
+    onlySessions(uri);
+    state.subscribed.add(uri);
+  };
+  own.unsubscribe = (uri) => {
+    onlySessions(uri);
+    state.subscribed.delete(uri);
+  };
+  server.setRequestHandler('resources/subscribe', (request) => (own.subscribe?.(request.params.uri), {}));
+  server.setRequestHandler('resources/unsubscribe', (request) => (own.unsubscribe?.(request.params.uri), {}));
 }
 
 /**
@@ -178,12 +217,13 @@ export function createMcpServer(options: McpServerOptions): Server {
   const attachment = createAttachment(hub, describe, logger);
   const modern = options.era === 'modern';
   const state: ConnectionState = { initialized: modern, modern, subscribed: new Set() };
-  registerHandlers(
+  const own = registerHandlers(
     server,
     options,
     connectionScope(attachment, (name) => (heardName ??= name)),
   );
-  registerResourceSubscriptions(server, state);
+  registerResourceSubscriptions(server, state, own);
+  options.extend?.(server, own);
   const unwire = wireHubEvents(server, hub, attachment, state, logger);
   chainHook(server, 'oninitialized', () => {
     state.initialized = true;
@@ -209,6 +249,7 @@ export function createStatelessMcpServer(options: McpServerOptions, stateless: S
     hub: options.hub,
     principal: stateless.principal,
   });
-  registerHandlers(server, options, scope);
+  const own = registerHandlers(server, options, scope);
+  options.extend?.(server, own);
   return server;
 }
