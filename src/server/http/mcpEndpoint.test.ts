@@ -9,7 +9,7 @@ import { createLogger } from '../log.js';
 import { fixedKeySource } from '../mcp/attachmentKey.js';
 import { createHttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/statelessAttachments.js';
-import { InMemoryHub } from '../mcp/testHub.js';
+import { defaultAnswer, InMemoryHub } from '../mcp/testHub.js';
 import { testConfig, waitFor } from '../mcp/testHarness.js';
 import { McpHttpEndpoint } from './mcpEndpoint.js';
 
@@ -135,6 +135,29 @@ describe('/mcp with both protocol revisions (SPEC §2, §13)', () => {
       expect(JSON.parse(refused.text)).toMatchObject({ error: { code: -32020 } });
     }
     expect(hub.requests).toHaveLength(1);
+  });
+
+  test('SPEC §5 §13 over a real socket, a 2026-07-28 client closing its request cancels it: the hub request is aborted', async () => {
+    const { url, hub } = await serve();
+    hub.responder = (request) =>
+      new Promise((resolve) =>
+        request.options.signal?.addEventListener('abort', () => resolve(defaultAnswer(request))),
+      );
+    const client = new Client(
+      { name: 'cancels', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const controller = new AbortController();
+    const pending = client.callTool(
+      { name: 'tradescript_get_context', arguments: { sessionId: 's-1', target: { scope: 'session' } } },
+      { signal: controller.signal },
+    );
+    await waitFor(() => hub.requests.length === 1, 'the hub request');
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => hub.requests[0]?.options.signal?.aborted === true, 'the abort to reach the hub');
+    await client.close();
   });
 
   test('SPEC §2 a 2025 session with no request for attachmentIdleMs and no open stream ends as a detach (fake clock)', async () => {

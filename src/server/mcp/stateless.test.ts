@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { SESSIONS_URI } from '../../protocol/index.js';
 import { mintHandle, verifyHandle } from './attachmentHandles.js';
 import type { IdleClock } from './statelessAttachments.js';
-import { InMemoryHub } from './testHub.js';
+import { defaultAnswer, InMemoryHub } from './testHub.js';
 import {
   callEnvelope,
   connectClient,
@@ -257,5 +257,37 @@ describe('stateless attachments (SPEC §2, §13; docs/protocolRevisions.md)', ()
     await waitFor(() => heard.length === 3, 'three notifications');
     expect(heard).toEqual(['list', SESSIONS_URI, SESSIONS_URI]);
     await listening.close();
+  });
+
+  test('SPEC §3 §5 a stateless batch reports progress, and cancelling a call aborts its hub request', async () => {
+    const harness = await stateless();
+    harness.hub.responder = (request) => {
+      if (request.op.kind === 'batch') {
+        const total = request.op.calls.length;
+        for (let done = 1; done <= total; done += 1) request.options.onProgress?.(done, total);
+        return defaultAnswer(request);
+      }
+      return new Promise((resolve) => {
+        request.options.signal?.addEventListener('abort', () => resolve(defaultAnswer(request)));
+      });
+    };
+    const seen: number[] = [];
+    const entry = { target: chart, controlId: 'chart.getVisibleRange' };
+    const batch = await harness.client.callTool(
+      { name: 'tradescript_batch', arguments: { sessionId: 's-1', calls: [entry, entry] } },
+      { onprogress: (p) => void seen.push(p.progress) },
+    );
+    expect(batch.isError).toBe(false);
+    expect(seen).toEqual([1, 2]);
+
+    const controller = new AbortController();
+    const pending = harness.client.callTool(
+      { name: 'tradescript_call', arguments: { sessionId: 's-1', ...entry } },
+      { signal: controller.signal },
+    );
+    await waitFor(() => harness.hub.requests.length === 2, 'the hub request');
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => harness.hub.requests[1]?.options.signal?.aborted === true, 'the abort to reach the hub');
   });
 });

@@ -75,6 +75,8 @@ const FOREIGN_HANDLE =
 export class StatelessAttachments {
   private readonly live = new Map<string, LiveAttachment>();
   private readonly attaching = new Map<string, Promise<LiveAttachment | null>>();
+  /** Idle detaches still on their way to the hub: a request for one of them waits for it first. */
+  private readonly detaching = new Map<string, Promise<void>>();
   private key: Promise<HandleKey> | null = null;
   private readonly clock: IdleClock;
   private timer: unknown = null;
@@ -157,7 +159,11 @@ export class StatelessAttachments {
       this.live.delete(id);
       ended += 1;
       this.options.logger.info('stateless attachment idle: detached', { attachmentId: id });
-      this.options.hub.detach(id).catch(() => undefined);
+      const gone = this.options.hub
+        .detach(id)
+        .catch(() => undefined)
+        .finally(() => this.detaching.delete(id));
+      this.detaching.set(id, gone);
     }
     if (this.live.size === 0) this.stopSweeping();
     return ended;
@@ -180,7 +186,9 @@ export class StatelessAttachments {
     let pending = this.attaching.get(attachmentId);
     if (!pending) {
       const info = { clientName, transport: 'http' as const };
-      pending = Promise.resolve(this.options.hub.resume({ attachmentId, namespace }, info))
+      // An idle detach still under way would make the hub refuse the resume as "live".
+      pending = (this.detaching.get(attachmentId) ?? Promise.resolve())
+        .then(() => this.options.hub.resume({ attachmentId, namespace }, info))
         .then((handle) => {
           if (!handle) return null;
           const entry: LiveAttachment = { handle, inFlight: 0, lastUsed: this.clock.now() };
