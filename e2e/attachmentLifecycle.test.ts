@@ -33,6 +33,7 @@ const SESSION = { scope: 'session' } as const;
 /** The MCP Inspector's CLI proper (`mcp-inspector-cli`; `mcp-inspector --cli` spawns it). */
 const INSPECTOR = join(repoRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const TEE = join(repoRoot, 'e2e/harness/fixtures/teeCli.mjs');
+const FETCH_CAUSE = join(repoRoot, 'e2e/harness/fixtures/fetchCause.mjs');
 
 /** `tradescript-mcp status --json` of a home. */
 function status(home: string): { pid: number; hub: { attachments: number } } {
@@ -139,7 +140,8 @@ describe('2025 clients that never send DELETE (SPEC §2; issue 10)', () => {
           '--tool-arg',
           'action=list',
         ];
-        const inspect = () => run(process.execPath, [INSPECTOR, ...args], { cwd: repoRoot, timeout: 60_000 });
+        const inspect = () =>
+          run(process.execPath, ['--import', FETCH_CAUSE, INSPECTOR, ...args], { cwd: repoRoot, timeout: 60_000 });
         // On a loaded machine the Inspector's fetch can lose a kept-alive socket the server just closed: run it again once.
         const { stdout } = await inspect().catch((error: Error) => {
           if (!error.message.includes('fetch failed')) throw error;
