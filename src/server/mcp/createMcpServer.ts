@@ -30,7 +30,7 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { relayLimitsOf, SESSIONS_URI, type ToolName } from '../../protocol/index.js';
+import { relayLimitsOf, SESSIONS_URI, type RelayLimits, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
@@ -147,12 +147,21 @@ function clientNameOf(server: Server, extra: HandlerExtra | undefined): string {
   return boundedClientName(typeof fromEnvelope === 'string' ? fromEnvelope : server.getClientVersion()?.name);
 }
 
+const relayLimitsCache = new WeakMap<ServerConfig['limits'], RelayLimits>();
+
+/** The relay limits of a process's limits, derived once (an instance per request must stay cheap). */
+function relayLimitsFor(limits: ServerConfig['limits']): RelayLimits {
+  let derived = relayLimitsCache.get(limits);
+  if (!derived) relayLimitsCache.set(limits, (derived = relayLimitsOf(limits)));
+  return derived;
+}
+
 /** Binds every handler of one instance; returns them for an extension. */
 function registerHandlers(server: Server, options: McpServerOptions, scope: AttachmentScope): OwnHandlers {
   const { hub, config } = options;
   const logger = options.logger.child('mcp');
   const served = new Set<ToolName>(options.tools ?? DEFAULT_SERVED_TOOLS);
-  const relayLimits = relayLimitsOf(config.limits);
+  const relayLimits = relayLimitsFor(config.limits);
   const tools = listedTools(served, config.toolAllowlist, scope.takesHandle);
   const clientName = (extra: HandlerExtra) => clientNameOf(server, extra);
   const callTool = createCallToolHandler({ hub, config, logger, scope, clientName, served, relayLimits });

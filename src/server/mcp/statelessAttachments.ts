@@ -60,6 +60,9 @@ interface LiveAttachment {
   lastUsed: number;
 }
 
+/** How many verified handles are remembered (each skips three HMACs on its next request). */
+const VERIFIED_KEPT = 1024;
+
 /** The client name of the resource-reading attachment. */
 export const READER_NAME = 'resource reads (stateless clients)';
 
@@ -83,6 +86,8 @@ export class StatelessAttachments {
   private readonly offEnded: () => void;
   private closed = false;
   private readerHandle: string | null = null;
+  /** Handles verified lately (bounded): a client sends the same one with every call. */
+  private readonly verified = new Map<string, StatelessIdentity>();
 
   constructor(private readonly options: StatelessAttachmentsOptions) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
@@ -114,7 +119,7 @@ export class StatelessAttachments {
   ): Promise<StatelessLease | ErrorObject> {
     if (this.closed) return makeError('internal_error', 'This MCP endpoint is shutting down; retry in a moment.');
     const key = await this.handleKey();
-    const identity = presented === undefined ? mintHandle(key, principal) : verifyHandle(key, principal, presented);
+    const identity = presented === undefined ? mintHandle(key, principal) : this.verify(key, principal, presented);
     if (!identity) return makeError('invalid_input', FOREIGN_HANDLE, { validation_errors: [foreignIssue()] });
     const entry = await this.register(identity, clientName);
     if (!entry) return makeError('control_unavailable', ENDED_BY_PERSON);
@@ -177,6 +182,17 @@ export class StatelessAttachments {
     const ids = [...this.live.keys()];
     this.live.clear();
     await Promise.all(ids.map((id) => this.options.hub.detach(id).catch(() => undefined)));
+  }
+
+  private verify(key: HandleKey, principal: string, presented: string): StatelessIdentity | null {
+    const cacheKey = `${principal}\0${presented}`;
+    const known = this.verified.get(cacheKey);
+    if (known) return known;
+    const identity = verifyHandle(key, principal, presented);
+    if (!identity) return null;
+    if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(cacheKey, identity);
+    return identity;
   }
 
   private register(identity: StatelessIdentity, clientName: string): Promise<LiveAttachment | null> {
