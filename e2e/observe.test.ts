@@ -5,7 +5,7 @@
  * `diagnostics.ticks` channel can force ring-buffer evictions. The demo's
  * hooks count what its sources emitted and which listeners they hold.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -11,8 +11,8 @@ export { CHROMIUM_ARGS, chromiumPath, launchBrowser, launchPersistentBrowser, ne
 export type { HarnessPage, LaunchOptions, PersistentBrowser, PersistentLaunchOptions } from './browser.js';
 export { closeAll, settleWithin, track } from './cleanup.js';
 export type { LineLog } from './lineLog.js';
-export { connectHttpClient, connectStdioClient } from './mcpClients.js';
-export type { HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
+export { connectHttpClient, connectStdioClient, connectV1HttpClient, connectV1StdioClient } from './mcpClients.js';
+export type { AnyMcpClient, Era, HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
 export { pairPage } from './pairing.js';
 export { rawInitializeStatus, upgradeStatus } from './rawRequests.js';
 export { repoRoot, serverBin } from './paths.js';

@@ -2,7 +2,7 @@
  * One paired demo terminal and one MCP client, over either transport: the real
  * CLI, the real relay, the demo in headless Chromium, the SDK's own client.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import {
   callTool,

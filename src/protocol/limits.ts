@@ -36,6 +36,11 @@ export const DEFAULT_LIMITS = {
   stringLength: 128 * KB,
   /** Milliseconds a call may take end to end. */
   callDeadlineMs: 30_000,
+  /**
+   * Milliseconds an HTTP attachment may go without a request (and without an
+   * open stream) before it ends as a detach (SPEC §2).
+   */
+  attachmentIdleMs: 10 * 60_000,
 } as const;
 
 /**

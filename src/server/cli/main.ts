@@ -71,14 +71,21 @@ async function run(command: Command, io: CliIo, output: CliOutput): Promise<numb
 
 async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): Promise<number> {
   // Loaded only for server commands, so `status` and `pair` stay light.
-  const { startServer } = await import('./startServer.js');
-  const running = await startServer(command.config, {
-    mcp: command.mcp,
-    bind: command.bind,
-    demo: command.demo,
-    stdin: io.stdin,
-    stdout: io.stdout,
-  });
+  const { ProbeEnded, startServer } = await import('./startServer.js');
+  let running;
+  try {
+    running = await startServer(command.config, {
+      mcp: command.mcp,
+      bind: command.bind,
+      demo: command.demo,
+      stdin: io.stdin,
+      stdout: io.stdout,
+    });
+  } catch (error) {
+    // A client's version probe: answered, and gone before this process needed the hub.
+    if (error instanceof ProbeEnded) return 0;
+    throw error;
+  }
   io.stderr.write(`${READY_PREFIX}${JSON.stringify(running.urls)}\n`);
   io.onServing?.(() => running.close());
   const failed = await running.mcpReady.then(

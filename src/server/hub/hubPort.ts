@@ -58,6 +58,13 @@ export interface HubEvents {
 /** What an MCP front needs from the hub. */
 export interface HubPort {
   attach(info: AttachmentInfo): Promise<AttachmentHandle>;
+  /**
+   * Registers an attachment under a kept id and namespace: a front that
+   * followed the hub to a new process, or a stateless HTTP client whose handle
+   * derives them (docs/protocolRevisions.md). Null when the hub refuses: the
+   * id is live already, or the person ended it.
+   */
+  resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> | AttachmentHandle | null;
   detach(attachmentId: string): Promise<void>;
   /** Bounded summaries of paired sessions. */
   listSessions(): Promise<SessionSummary[]>;

@@ -108,6 +108,14 @@ export class FollowingHub implements HubPort {
     return handle;
   }
 
+  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
+    const hub = await this.whenReachable();
+    if (!hub) throw new Error('No TradeScript hub is reachable yet; retry shortly.');
+    const handle = await hub.resume(kept, info);
+    if (handle) this.kept.set(handle.attachmentId, { handle, info, detachedHosts: new Set() });
+    return handle;
+  }
+
   async detach(attachmentId: string): Promise<void> {
     this.kept.delete(attachmentId);
     await this.backend?.detach(attachmentId).catch(() => undefined);

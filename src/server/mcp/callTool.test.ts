@@ -171,9 +171,12 @@ describe('operation identity and the hub request', () => {
         });
       });
     const controller = new AbortController();
-    const pending = harness.client.callTool({ name: 'tradescript_call', arguments: call() }, undefined, {
-      signal: controller.signal,
-    });
+    const pending = harness.client.callTool(
+      { name: 'tradescript_call', arguments: call() },
+      {
+        signal: controller.signal,
+      },
+    );
     await waitFor(() => harness!.hub.requests.length === 1, 'the hub request');
     controller.abort();
     await expect(pending).rejects.toThrow();

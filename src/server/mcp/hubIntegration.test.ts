@@ -1,4 +1,3 @@
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SESSIONS_URI, type SessionsDocument } from '../../protocol/index.js';
 import { Hub } from '../hub/hub.js';
@@ -51,7 +50,7 @@ describe('front + real hub', () => {
   test('SPEC §3 a second tab pairing sends resources/list_changed', async () => {
     const { hub, client } = await connectThroughHub();
     let changed = 0;
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/resources/list_changed', () => {
       changed += 1;
     });
     await openScriptedTab(hub, { hostId: 'h_second' });

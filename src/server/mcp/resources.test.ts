@@ -1,8 +1,4 @@
-import {
-  McpError,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   CATALOG_URI,
@@ -87,15 +83,20 @@ describe('resources', () => {
     });
     const error = await harness.client.readResource({ uri: sessionContextUri('gone') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32002);
+    // -32602: the 2026-07-28 revision's "resource not found", on both revisions.
+    expect((error as McpError).code).toBe(-32602);
     expect((error as McpError).message).toContain(SESSIONS_URI);
-    expect((error as McpError).data).toEqual({ code: 'session_not_found', retry: 'after_reread' });
+    expect((error as McpError).data).toEqual({
+      uri: sessionContextUri('gone'),
+      code: 'session_not_found',
+      retry: 'after_reread',
+    });
   });
 
   test('SPEC §3 an unknown resource URI is a JSON-RPC error', async () => {
     harness = await connectClient();
     const error = await harness.client.readResource({ uri: 'tradescript://nope' }).catch((e: unknown) => e);
-    expect((error as McpError).code).toBe(-32002);
+    expect((error as McpError).code).toBe(-32602);
   });
 });
 
@@ -103,7 +104,7 @@ describe('resource notifications', () => {
   test('SPEC §3 a session pairing or closing sends notifications/resources/list_changed', async () => {
     harness = await connectClient();
     let changed = 0;
-    harness.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    harness.client.setNotificationHandler('notifications/resources/list_changed', () => {
       changed += 1;
     });
     harness.hub.emit('sessionsChanged');
@@ -113,7 +114,7 @@ describe('resource notifications', () => {
   test('SPEC §3 subscribers of tradescript://sessions get resources/updated when a summary changes', async () => {
     harness = await connectClient();
     const updated: string[] = [];
-    harness.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    harness.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updated.push(n.params.uri);
     });
     harness.hub.emit('sessionUpdated', 's-1');
@@ -146,7 +147,7 @@ describe('attachment lifecycle', () => {
     const id = harness.hub.attached[0]!.attachmentId;
     let theirs = 0;
     // The transport owner may set its own onclose; ours must still run.
-    harness.server.onclose = () => {
+    harness.server!.onclose = () => {
       theirs += 1;
     };
     await harness.close();
