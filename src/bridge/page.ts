@@ -90,6 +90,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     {
       status: report,
       grantProposed: (grant) => options.onGrantProposed?.(grant),
+      pairLink: (result) => options.onPairLink?.(result),
       attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
     },
     batcher,

@@ -60,7 +60,13 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
   const { config, logger, version } = options;
   const pairing = new Pairing({ home: config.home });
   if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
-  const hub = new Hub({ auth: pairing, logger: logger.child('hub'), serverVersion: version, timing: options.timing });
+  const hub = new Hub({
+    auth: pairing,
+    logger: logger.child('hub'),
+    serverVersion: version,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
+    timing: options.timing,
+  });
   const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
   let urls: ServerUrls = { relayUrl: '' };
   let front: FrontServer | null = null;
@@ -143,7 +149,16 @@ function adminContext(
   urls: () => ServerUrls,
 ): AdminContext {
   const token = randomBytes(24).toString('base64url');
-  return { hub, pairing, logger: logger.child('admin'), token, version, defaultGrant: config.pairGrant, urls };
+  return {
+    hub,
+    pairing,
+    logger: logger.child('admin'),
+    token,
+    version,
+    defaultGrant: config.pairGrant,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
+    urls,
+  };
 }
 
 function hubFile(

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   CATALOG_URI,
+  HOW_TO_PAIR,
   ContextDataSchema,
   jsonByteLength,
   MAX_LISTED_SESSIONS,
@@ -94,6 +95,7 @@ export async function sessionsDocument(hub: HubPort): Promise<SessionsDocument> 
     sessions: all.slice(0, MAX_LISTED_SESSIONS),
     total: all.length,
     truncated: all.length > MAX_LISTED_SESSIONS,
+    ...(all.length === 0 ? { howToPair: HOW_TO_PAIR } : {}),
   };
 }
 
