@@ -362,6 +362,17 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await strict.close();
   });
 
+  it('SPEC §11 `status` says trading is off; `pair --grant trade` says what its link will do', async () => {
+    const env = childEnv(server.home);
+    const status = await run(process.execPath, [serverBin, 'status'], { env });
+    expect(status.stdout).toContain('trading: off: trade-class controls are refused whatever a tab grants');
+    const pair = await run(process.execPath, [serverBin, 'pair', '--grant', 'trade'], { env });
+    expect(pair.stdout.trim()).toMatch(/#pair=[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(pair.stderr).toContain('A tab not paired yet pairs with MCP access "trade"');
+    expect(pair.stderr).toContain('applied only if they accept');
+    expect(pair.stderr).toContain('--enable-trading');
+  });
+
   it('SPEC §10 screenshot of the paired element for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
     await screenshot(page, 'element.png');
   });
