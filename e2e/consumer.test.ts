@@ -48,6 +48,7 @@ interface ConsumerWindow {
 let project: ConsumerProject;
 let viteSite: StaticSite;
 let staticSite: StaticSite;
+let cdnSite: StaticSite;
 let server: ServerHandle;
 let browser: PersistentBrowser;
 let client: Client;
@@ -65,6 +66,10 @@ beforeAll(async () => {
     '/vendor/zod/': join(project.dir, 'node_modules/zod'),
     '/': join(project.dir, 'staticSite'),
   });
+  cdnSite = await serveStatic(
+    { '/tradescript-mcp/': join(project.packageDir, 'dist/browser') },
+    { 'access-control-allow-origin': '*' },
+  );
   server = await startServer(
     ['serve', '--http', '127.0.0.1:0', '--allowed-origin', viteSite.origin, '--allowed-origin', staticSite.origin],
     { bin: project.cli },
@@ -79,6 +84,7 @@ afterAll(async () => {
   await server?.close();
   await viteSite?.close();
   await staticSite?.close();
+  await cdnSite?.close();
   project?.close();
 });
 
@@ -149,6 +155,18 @@ describe('SPEC §10 the packed package in a vendor’s own setups', () => {
       expect.stringMatching(/^\/vendor\/tradescript\/assets\/worker-[\w-]+\.js$/),
     );
     expect(notFound(staticSite)).toEqual([]);
+    await page.close();
+  });
+
+  it('SPEC §10 (b) the same files from another origin (a CDN): the worker starts through a same-origin trampoline and pairs', async () => {
+    const page = await browser.context.newPage();
+    const cdn = encodeURIComponent(`${cdnSite.origin}/tradescript-mcp`);
+    const relay = encodeURIComponent(server.ready.relayUrl);
+    await page.goto(`${staticSite.origin}/cdn.html?cdn=${cdn}&relay=${relay}#pair=${await pairCode()}`);
+    const sessionId = await paired(page, staticSite);
+    await addNote(page, sessionId, 'from the CDN page');
+    expect(cdnSite.requested).toContainEqual(expect.stringMatching(/^\/tradescript-mcp\/assets\/worker-[\w-]+\.js$/));
+    expect(notFound(cdnSite)).toEqual([]);
     await page.close();
   });
 

@@ -123,9 +123,13 @@ export interface StaticSite {
 
 /**
  * Serves folders under URL prefixes (`{'/vendor/tradescript/': dir, '/': site}`),
- * the longest prefix first, like a vendor's web server; `index.html` for a folder.
+ * the longest prefix first, like a vendor's web server (or a CDN, with CORS
+ * `headers`); `index.html` for a folder.
  */
-export async function serveStatic(mounts: Record<string, string>): Promise<StaticSite> {
+export async function serveStatic(
+  mounts: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<StaticSite> {
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   const requested: string[] = [];
   const missing: string[] = [];
@@ -141,7 +145,10 @@ export async function serveStatic(mounts: Record<string, string>): Promise<Stati
       (file === root || file.startsWith(root.endsWith(sep) ? root : root + sep)) &&
       statSync(file, { throwIfNoEntry: false })?.isFile();
     if (!inside) missing.push(path);
-    res.writeHead(inside ? 200 : 404, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(inside ? 200 : 404, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      ...headers,
+    });
     res.end(inside ? readFileSync(file) : '');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
