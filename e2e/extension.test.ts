@@ -100,8 +100,11 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
   /** Moves the main chart back by half its span through MCP; returns the receipt and the range asked for. */
   const moveChart = async () => {
     const shown = await chartRange(demo, MAIN_CHART.chartId);
-    const span = shown.to - shown.from;
-    const wanted = { from: shown.from - Math.floor(span / 2), to: shown.to - Math.floor(span / 2) };
+    const span = shown.endTime - shown.startTime;
+    const wanted = {
+      startTime: shown.startTime - Math.floor(span / 2),
+      endTime: shown.endTime - Math.floor(span / 2),
+    };
     const call = await callTool<CallReceipt>(client, 'tradescript_call', {
       sessionId: demoSession,
       target: MAIN_CHART,
@@ -149,9 +152,14 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
     const { call, shown } = await moveChart();
     expect(call.isError).toBe(false);
     expect(call.envelope.meta.sessionId).toBe(demoSession);
-    const applied = call.envelope.data!.result as { from: number; to: number };
-    expect(applied.from).toBeLessThan(shown.from);
-    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    const applied = call.envelope.data!.result as { startTime: number; endTime: number };
+    expect(applied.startTime).toBeLessThan(shown.startTime);
+    await expect
+      .poll(() => chartRange(demo, MAIN_CHART.chartId))
+      .toEqual({
+        startTime: applied.startTime,
+        endTime: applied.endTime,
+      });
     await expect.poll(() => popup.activity(demoOrigin).first().textContent()).toMatch(/chart\.setVisibleRange\s*ok/);
     await expect.poll(() => popup.session(demoSession).locator('.clients').textContent()).toContain('tradescript-e2e');
     await expect.poll(() => demo.getByTestId('bridge-clients').textContent()).toBe('1 MCP client');
@@ -188,8 +196,13 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
     const { call } = await moveChart();
     expect(call.isError).toBe(false);
     expect(call.envelope.meta.sessionId).toBe(demoSession);
-    const applied = call.envelope.data!.result as { from: number; to: number };
-    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    const applied = call.envelope.data!.result as { startTime: number; endTime: number };
+    await expect
+      .poll(() => chartRange(demo, MAIN_CHART.chartId))
+      .toEqual({
+        startTime: applied.startTime,
+        endTime: applied.endTime,
+      });
     // The popup reconnected to the new service worker, which kept the site's activity from before the stop.
     await expect
       .poll(() => popup.activity(demoOrigin).allTextContents())

@@ -33,6 +33,7 @@ import {
   startServer,
   type ServerHandle,
   rawInitializeStatus,
+  upgradeOutcome,
   upgradeStatus,
 } from './harness/index.js';
 import { RawTab as RawTabSocket } from './harness/rawTab.js';
@@ -144,20 +145,28 @@ describe('SPEC §9 /mcp refuses what a browser under DNS rebinding or a foreign 
 });
 
 describe('SPEC §9 the relay upgrade checks Origin against its allowlist and Host against its own address', () => {
-  it('SPEC §9 null, look-alike, other-port, https and unlisted extension origins are 403; the demo origin in its loopback forms opens', async () => {
+  it('SPEC §9 null and malformed origins are 403; other-port, https and unlisted extension origins are closed with 4430 and get nothing else; the demo origin in its loopback forms opens', async () => {
     const demoPort = new URL(demoOrigin).port;
+    for (const origin of ['null', `http://127.0.0.1:${demoPort}.evil.example`, `http://127.0.0.1:${demoPort}/path`]) {
+      expect(await relayUpgrade({ origin }), origin).toBe(403);
+      refusals.relayUpgrade += 1;
+    }
     for (const origin of [
-      'null',
-      `http://127.0.0.1:${demoPort}.evil.example`,
-      `http://127.0.0.1:${demoPort}/path`,
       `https://127.0.0.1:${demoPort}`,
       `http://127.0.0.2:${demoPort}`,
       `http://127.0.0.1:${mcp.port}`,
       'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
     ]) {
-      expect(await relayUpgrade({ origin }), origin).toBe(403);
+      // A browser hides a refused upgrade's status; the close code and reason tell the page, and nothing else reaches it.
+      const outcome = await upgradeOutcome(new URL('/relay', relayUrl).toString(), { origin });
+      expect(outcome, origin).toEqual({
+        status: 101,
+        close: { code: CLOSE_CODES.originNotAllowed, reason: expect.stringContaining(`--allowed-origin ${origin}`) },
+        frames: 0,
+      });
       refusals.relayUpgrade += 1;
     }
+    expect(server.logs()).not.toMatch(/evil\.example|\/path/);
     for (const host of [
       `localhost.attacker.example:${mcp.port}`,
       `0x7f000001:${mcp.port}`,
@@ -329,9 +338,11 @@ const ATTACKER_PAGE = (relay: string, mcpUrl: string, demo: string) => `<!doctyp
 window.report = (async () => {
   const out = {};
   out.relay = await new Promise((resolve) => {
-    const ws = new WebSocket(${JSON.stringify(relay)});
-    ws.onopen = () => resolve('opened');
-    ws.onclose = (e) => resolve('closed ' + e.code);
+    const ws = new WebSocket(${JSON.stringify(relay)}, 'tradescript.relay.v1');
+    let messages = 0;
+    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 'x' }, auth: { kind: 'pair', code: 'QZXPAIRXZQ' } }));
+    ws.onmessage = () => (messages += 1);
+    ws.onclose = (e) => resolve('closed ' + e.code + ' after ' + messages + ' messages');
   });
   out.mcp = await fetch(${JSON.stringify(mcpUrl)}, { method: 'POST', mode: 'no-cors', body: '{}' }).then(
     (r) => 'sent (opaque ' + r.type + ')', (e) => 'blocked ' + e.name);
@@ -366,7 +377,8 @@ describe('SPEC §9 a page on another origin', () => {
     const report = await page.evaluate(
       () => (window as unknown as { report: Promise<Record<string, unknown>> }).report,
     );
-    expect(report['relay']).toMatch(/^closed /);
+    // Told why (4430, SPEC §9), and nothing else: not a single frame, its hello never read.
+    expect(report['relay']).toBe(`closed ${CLOSE_CODES.originNotAllowed} after 0 messages`);
     expect(report['readCors']).toMatch(/^blocked/);
     expect(report['databases']).not.toContain('tradescript-bridge');
     expect(report['frameDom']).toMatch(/^blocked/);

@@ -14,12 +14,20 @@ export type { LineLog } from './lineLog.js';
 export { connectHttpClient, connectStdioClient, connectV1HttpClient, connectV1StdioClient } from './mcpClients.js';
 export type { AnyMcpClient, Era, HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
 export { pairPage } from './pairing.js';
-export { rawInitializeStatus, upgradeStatus } from './rawRequests.js';
+export { rawInitializeStatus, upgradeOutcome, upgradeStatus } from './rawRequests.js';
+export type { UpgradeOutcome } from './rawRequests.js';
 export { repoRoot, serverBin } from './paths.js';
 export { perRequestSignalFetch } from './perRequestFetch.js';
 export type { FetchLike } from './perRequestFetch.js';
 export { isAlive, killTree, pidsWithArgument, processTree } from './processTree.js';
-export { logLines, parseReadyLine, READY_PREFIX, ReadyInfoSchema, waitForReady } from './readyLine.js';
+export {
+  logLines,
+  PAIR_LINE_PREFIX,
+  parseReadyLine,
+  READY_PREFIX,
+  ReadyInfoSchema,
+  waitForReady,
+} from './readyLine.js';
 export type { ReadyInfo } from './readyLine.js';
 export { startServer } from './server.js';
 export type { ServerHandle, StartServerOptions } from './server.js';

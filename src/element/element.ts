@@ -5,7 +5,7 @@
 import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { connectBridge } from '../bridge/index.js';
-import type { BridgeHandle, BridgeStatus, ConnectOptions } from '../bridge/types.js';
+import type { BridgeHandle, BridgeStatus, ConnectOptions, PairLinkResult } from '../bridge/types.js';
 import { RELAY_TIMING } from '../protocol/limits.js';
 import type { Grant } from '../protocol/policy.js';
 import type { TerminalHost } from '../sdk/types.js';
@@ -20,11 +20,13 @@ import { FRAMED_MESSAGE, isFramed, renderFramedRefusal } from './frameGuard.js';
 import { renderGrant } from './grantControl.js';
 import { checkPairCode, takePairCodeFromUrl } from './pairCode.js';
 import { renderPairForm } from './pairForm.js';
+import { renderPairLink } from './pairLinkPrompt.js';
 import { renderStatus, statusAnnouncement } from './statusView.js';
 import { elementStyles } from './styles.js';
 import { keepGrant, keptGrant } from './tabStorage.js';
 import {
   GRANT_EVENT,
+  PAIR_LINK_EVENT,
   STATUS_EVENT,
   type GrantChangeDetail,
   type GrantSource,
@@ -46,8 +48,10 @@ const NOT_CONNECTED: BridgeStatus = { state: 'disconnected', sessionId: null, at
  *   `createTerminalHost`), `confirmTimeoutMs` (lowers the 20 s window, for
  *   tests), `bridge` (read-only handle), `grant` (read-only).
  * - Events (bubbling, composed): `tradescript-status` (detail: `BridgeStatus`),
- *   `tradescript-grant` (detail: `{grant, source}`).
- * - Parts: `status`, `pair-form`, `grant`, `confirm-toggle`, `feed`, `detach`, `confirm`.
+ *   `tradescript-grant` (detail: `{grant, source}`), `tradescript-pair-link`
+ *   (detail: `PairLinkResult`: a pairing link opened in this paired tab, shown
+ *   for the person to accept or decline; show the element if it is hidden).
+ * - Parts: `status`, `pair-form`, `pair-link`, `grant`, `confirm-toggle`, `feed`, `detach`, `confirm`.
  * - Custom properties: see `styles.ts` (`--ts-bridge-bg`, `--ts-bridge-fg`,
  *   `--ts-bridge-accent`, `--ts-bridge-danger`, `--ts-bridge-font`, …).
  */
@@ -66,6 +70,7 @@ export class TradescriptBridgeElement extends LitElement {
     pairError: { state: true },
     codeRefused: { state: true },
     announcement: { state: true },
+    pairLink: { state: true },
   };
 
   /** The terminal's host SDK. */
@@ -87,6 +92,8 @@ export class TradescriptBridgeElement extends LitElement {
   declare private pairError: string | null;
   declare private codeRefused: boolean;
   declare private announcement: string;
+  /** A pairing link opened while paired, waiting for the person's answer. */
+  declare private pairLink: PairLinkResult | null;
 
   private handle: BridgeHandle | null = null;
   private framedRefusal = false;
@@ -111,6 +118,7 @@ export class TradescriptBridgeElement extends LitElement {
     this.pairError = null;
     this.codeRefused = false;
     this.announcement = '';
+    this.pairLink = null;
   }
 
   /** The bridge handle once connected. */
@@ -131,11 +139,14 @@ export class TradescriptBridgeElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.pairFromUrl) this.takeUrlCode();
+    // A pairing link opened over this page's own address changes only the fragment: no reload.
+    window.addEventListener('hashchange', this.onHashChange);
     this.bindGate();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
     this.unbindGate?.();
     this.unbindGate = null;
     this.confirmations.declineAll();
@@ -166,6 +177,7 @@ export class TradescriptBridgeElement extends LitElement {
     return html`<div class="frame" ?inert=${pending !== undefined}>
         ${renderStatus(this.status)} ${this.framedRefusal ? renderFramedRefusal() : null}
         ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
+        ${this.pairLink === null ? null : this.renderPairLink(this.pairLink)}
         ${renderGrant(this.grantShown, (grant) => this.setGrant(grant, 'person'), this.host === null)}
         ${renderConfirmToggle(this.confirmGate, (enabled) => this.setConfirmMode(enabled))}
         ${renderFeed(this.activity.entries)}
@@ -184,11 +196,37 @@ export class TradescriptBridgeElement extends LitElement {
     });
   }
 
+  private renderPairLink(result: PairLinkResult): TemplateResult {
+    return renderPairLink({
+      result,
+      current: this.grantShown,
+      tradingEnabled: this.status.tradingEnabled,
+      accept: (grant) => {
+        this.pairLink = null;
+        this.setGrant(grant, 'pairing-link');
+        this.announcement = `MCP access is now ${grant}.`;
+      },
+      dismiss: () => {
+        this.pairLink = null;
+        this.announcement = `MCP access stays ${this.grantShown}.`;
+      },
+    });
+  }
+
   /** Keyed by question, so each one gets a fresh dialog (and countdown). */
   private renderDialog(pending: PendingConfirmation): unknown {
     const answer = (approved: boolean): void => this.confirmations.answer(pending.id, approved);
     return keyed(pending.id, renderConfirmDialog(pending, this.confirmations.size - 1, answer));
   }
+
+  private readonly onHashChange = (): void => {
+    if (!this.pairFromUrl) return;
+    const code = takePairCodeFromUrl(location, history);
+    if (code === null) return;
+    // Offered at once: the same link opened twice must be answered twice, not lost as "no change".
+    if (this.handle !== null) this.offerCode(code);
+    else this.pairCode = code;
+  };
 
   private takeUrlCode(): void {
     const code = takePairCodeFromUrl(location, history);
@@ -217,6 +255,12 @@ export class TradescriptBridgeElement extends LitElement {
       title: document.title,
       onStatus: (status) => this.onStatus(status),
       onGrantProposed: (grant) => this.setGrant(grant, 'pairing-link'),
+      // Already paired: the person decides; a refused code is shown too, never dropped.
+      onPairLink: (result) => {
+        this.codeOffered = false;
+        this.pairLink = result;
+        this.emit(PAIR_LINK_EVENT, result);
+      },
     };
     if (this.pairCode !== null) {
       options.pairCode = this.pairCode;

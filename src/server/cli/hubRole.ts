@@ -64,6 +64,7 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
     auth: pairing,
     logger: logger.child('hub'),
     serverVersion: version,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
     timing: options.timing,
     limits: config.limits,
   });
@@ -149,7 +150,16 @@ function adminContext(
   urls: () => ServerUrls,
 ): AdminContext {
   const token = randomBytes(24).toString('base64url');
-  return { hub, pairing, logger: logger.child('admin'), token, version, defaultGrant: config.pairGrant, urls };
+  return {
+    hub,
+    pairing,
+    logger: logger.child('admin'),
+    token,
+    version,
+    defaultGrant: config.pairGrant,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
+    urls,
+  };
 }
 
 function hubFile(

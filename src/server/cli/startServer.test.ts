@@ -103,11 +103,14 @@ describe('CLI main (SPEC §11)', () => {
       stderr,
       onServing: (s) => (stop = s),
     });
-    while (!text.includes('\n')) await new Promise((r) => setTimeout(r, 5));
-    const [line] = text.split('\n');
+    while (text.split('\n').length < 3) await new Promise((r) => setTimeout(r, 5));
+    const [line, people] = text.split('\n');
     expect(line).toMatch(/^tradescript-mcp ready \{/);
     const ready = JSON.parse((line ?? '').slice('tradescript-mcp ready '.length)) as Record<string, string>;
-    expect(Object.keys(ready)).toEqual(['mcpUrl', 'relayUrl', 'demoUrl', 'pairUrl']);
+    expect(Object.keys(ready)).toEqual(['mcpUrl', 'relayUrl', 'demoUrl', 'pairUrl', 'tradingEnabled']);
+    expect(ready['tradingEnabled']).toBe(false);
+    // SPEC §11: one plain line for people after the JSON.
+    expect(people).toBe(`Pair a terminal: ${ready.pairUrl}`);
     expect(ready.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(ready.mcpUrl).not.toContain(':7391/');
     await (stop as unknown as () => Promise<void>)();

@@ -190,9 +190,11 @@ describe('/mcp (SPEC §9)', () => {
 });
 
 describe('/relay upgrade (SPEC §9)', () => {
-  it('refuses a foreign Origin and a missing one with 403 before upgrading', async () => {
+  it('refuses a foreign Origin (closed with originNotAllowed at once) and a missing one (403)', async () => {
     const { port } = await start();
-    expect(await upgrade(port, { origin: 'http://evil.example' })).toEqual({ status: 403 });
+    const foreign = await upgrade(port, { origin: 'http://evil.example' });
+    expect(foreign).toBeInstanceOf(WebSocket);
+    expect(await closeCode(foreign as WebSocket)).toBe(CLOSE_CODES.originNotAllowed);
     const ws = await new Promise<{ status: number } | WebSocket>((resolve) => {
       const s = new WebSocket(`ws://127.0.0.1:${port}/relay`);
       s.once('open', () => resolve(s));

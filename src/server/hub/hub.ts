@@ -70,6 +70,8 @@ export interface HubOptions {
   auth: RelayAuthenticator;
   logger: Logger;
   serverVersion: string;
+  /** Started with `--enable-trading` (the welcome tells each page). */
+  tradingEnabled?: boolean;
   timing?: Partial<HubTiming>;
   now?: () => number;
   maxFrameBytes?: number;
@@ -131,6 +133,7 @@ export class Hub implements HubPort, ConnectionSink {
       sink: this,
       logger: this.logger,
       serverVersion: this.options.serverVersion,
+      tradingEnabled: this.options.tradingEnabled ?? false,
       timing: this.timing,
       maxFrameBytes: this.options.maxFrameBytes,
     });

@@ -13,7 +13,7 @@ const chart = { scope: 'chart', chartId: 'main' } as const;
 const entry = (extra: Record<string, unknown> = {}) => ({
   target: chart,
   controlId: 'chart.setVisibleRange',
-  args: [{ from: 1, to: 2 }],
+  args: [{ startTime: 1, endTime: 2 }],
   expectedRevisions: { viewport: 1 },
   ...extra,
 });
@@ -122,7 +122,7 @@ describe('operation identity and the hub request', () => {
     expect(sent).toEqual({
       target: chart,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: 1, to: 2 }],
+      args: [{ startTime: 1, endTime: 2 }],
       expectedRevisions: { viewport: 1 },
       operationId: 'visible-range-42',
       callerOperationId: true,

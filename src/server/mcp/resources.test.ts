@@ -5,6 +5,7 @@ import {
   makeError,
   MAX_LISTED_SESSIONS,
   SESSION_CONTEXT_TEMPLATE,
+  HOW_TO_PAIR,
   SESSIONS_URI,
   sessionContextUri,
 } from '../../protocol/index.js';
@@ -62,6 +63,17 @@ describe('resources', () => {
     expect(doc['total']).toBe(MAX_LISTED_SESSIONS + 6);
     expect(doc['truncated']).toBe(true);
     expect(doc['sessions']).toHaveLength(MAX_LISTED_SESSIONS);
+  });
+
+  test('SPEC §3 §11 an empty sessions resource tells the agent how the person pairs a terminal', async () => {
+    harness = await connectClient();
+    harness.hub.sessions = [];
+    const empty = textOf(await harness.client.readResource({ uri: SESSIONS_URI })) as Record<string, unknown>;
+    expect(empty).toEqual({ sessions: [], total: 0, truncated: false, howToPair: HOW_TO_PAIR });
+    expect(HOW_TO_PAIR).toContain('npx tradescript-mcp pair');
+    harness.hub.sessions = [sessionSummary('s-1')];
+    const one = textOf(await harness.client.readResource({ uri: SESSIONS_URI })) as Record<string, unknown>;
+    expect(one).not.toHaveProperty('howToPair');
   });
 
   test('SPEC §3 a context resource is the session-target context, read through the hub', async () => {

@@ -16,6 +16,7 @@ import {
 import {
   CATALOG_URI,
   makeError,
+  HOW_TO_PAIR,
   ContextDataSchema,
   jsonByteLength,
   MAX_LISTED_SESSIONS,
@@ -101,6 +102,7 @@ export async function sessionsDocument(hub: HubPort): Promise<SessionsDocument> 
     sessions: all.slice(0, MAX_LISTED_SESSIONS),
     total: all.length,
     truncated: all.length > MAX_LISTED_SESSIONS,
+    ...(all.length === 0 ? { howToPair: HOW_TO_PAIR } : {}),
   };
 }
 

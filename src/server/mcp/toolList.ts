@@ -10,6 +10,7 @@ import {
   ATTACHMENT_ARGUMENT,
   envelopeSchema,
   TOOLS,
+  withObjectUnionTypes,
   type ToolName,
 } from '../../protocol/index.js';
 
@@ -44,13 +45,16 @@ export function isToolAllowed(allowlist: readonly ToolName[] | null, name: ToolN
   return allowlist.includes(name);
 }
 
-/** A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on top. */
+/**
+ * A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on
+ * top, and third-party clients on every union of objects (withObjectUnionTypes).
+ */
 function objectJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   if (json['type'] !== 'object') {
     throw new Error(`The ${io} schema of ${toolName} is not an object schema; fix it in src/protocol/tools.`);
   }
-  return json as Tool['inputSchema'];
+  return withObjectUnionTypes(json) as Tool['inputSchema'];
 }
 
 const published = new Map<ToolName, Tool>();

@@ -30,6 +30,7 @@ export interface PairingOptions {
 export class Pairing implements RelayAuthenticator {
   readonly codes: PairingCodes;
   readonly store: CredentialStore;
+  readonly codeRefused = CODE_REFUSED;
 
   constructor(options: PairingOptions) {
     this.codes = new PairingCodes(options.now, options.codeTtlMs, (wrongCodes, burned) =>
@@ -50,6 +51,11 @@ export class Pairing implements RelayAuthenticator {
   /** Revokes a host's credential. */
   revoke(hostId: string): boolean {
     return this.store.revoke(hostId);
+  }
+
+  /** Spends a code offered by a paired tab: the grant its link proposes, or null. Creates no credential. */
+  proposal(code: string): Grant | null {
+    return this.codes.redeem(code);
   }
 
   authenticate(...[auth, peer]: Parameters<RelayAuthenticator['authenticate']>): HelloVerdict {

@@ -48,10 +48,17 @@ export type HelloVerdict =
 /** Exchanges a pairing code or verifies a credential (the pairing module). */
 export interface RelayAuthenticator {
   authenticate(auth: HelloAuth, peer: { origin: string; hostKind: HostIdentity['hostKind'] }): HelloVerdict;
+  /**
+   * Spends a pairing code offered by a tab already paired, for the grant its
+   * link proposes (the tab asks the person); null when expired or used.
+   */
+  proposal?(code: string): Grant | null;
+  /** What the page shows when an offered code does not work. */
+  readonly codeRefused?: string;
 }
 
-/** A frame the hub handles (everything after hello but the heartbeat). */
-export type HubFrame = Exclude<BrowserFrame, { t: 'hello' | 'ping' | 'pong' }>;
+/** A frame the hub handles (everything after hello but the heartbeat and pairing offers). */
+export type HubFrame = Exclude<BrowserFrame, { t: 'hello' | 'ping' | 'pong' | 'pair.offer' }>;
 
 /** Where a connection's frames (after hello) and its end go. */
 export interface ConnectionSink {
@@ -65,6 +72,8 @@ export interface ConnectionOptions {
   sink: ConnectionSink;
   logger: Logger;
   serverVersion: string;
+  /** Whether this server was started with `--enable-trading`; the welcome tells the page. */
+  tradingEnabled?: boolean;
   timing?: Partial<RelayTiming>;
   maxFrameBytes?: number;
 }
@@ -136,6 +145,7 @@ export class RelayConnection {
     if (this.state === 'hello')
       return frame.t === 'hello' ? this.hello(frame) : this.fail(CLOSE_CODES.malformed, 'expected hello', 'not-hello');
     if (frame.t === 'hello') return this.fail(CLOSE_CODES.malformed, 'unexpected hello', 'second-hello');
+    if (frame.t === 'pair.offer') return this.pairOffer(frame);
     this.options.sink.frame(this, frame);
   }
 
@@ -155,6 +165,7 @@ export class RelayConnection {
       ...(verdict.grant ? { grant: verdict.grant } : {}),
       heartbeatMs: this.timing.heartbeatMs,
       serverVersion: this.options.serverVersion,
+      tradingEnabled: this.options.tradingEnabled ?? false,
     });
     const beat = setInterval(() => this.send({ t: 'ping', n: ++this.pingCount }), this.timing.heartbeatMs);
     beat.unref();
@@ -164,6 +175,22 @@ export class RelayConnection {
       hostId: verdict.hostId,
       kind: hostKind,
       relay: RELAY_VERSION,
+    });
+  }
+
+  /** A pairing link opened in this paired tab: the code's proposed grant, for the person to accept or decline. */
+  private pairOffer(frame: Extract<BrowserFrame, { t: 'pair.offer' }>): void {
+    const grant = this.options.auth.proposal?.(frame.code) ?? null;
+    this.options.logger.info('pairing link opened in a paired tab', {
+      conn: this.id,
+      hostId: this.host?.hostId,
+      proposed: grant ?? 'refused',
+    });
+    this.send({
+      t: 'pair.proposal',
+      ref: frame.ref,
+      grant,
+      ...(grant === null ? { message: this.options.auth.codeRefused ?? 'pairing code expired or used' } : {}),
     });
   }
 
