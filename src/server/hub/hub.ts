@@ -95,11 +95,15 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests = new RequestTable(this.now, this.timing.deadlineGraceMs);
   }
 
-  /** Takes a new browser socket (after the upgrade's Origin and Host checks). */
-  connect(socket: RelaySocket, peer: RelayPeer): RelayConnection {
+  /**
+   * Takes a new browser socket (after the upgrade's Origin and Host checks).
+   * A cluster node passes its own `sink`, which admits a frame (a kept session
+   * id) before handing it to {@link frame} and {@link closed}.
+   */
+  connect(socket: RelaySocket, peer: RelayPeer, sink: ConnectionSink = this): RelayConnection {
     const conn = new RelayConnection(socket, peer, {
       auth: this.options.auth,
-      sink: this,
+      sink,
       logger: this.logger,
       serverVersion: this.options.serverVersion,
       timing: this.timing,

@@ -37,6 +37,8 @@ export interface HostIdentity {
   hostKind: 'page' | 'extension';
   /** The socket's origin (a page's own, or the extension's). */
   origin: string;
+  /** Cluster mode (SPEC §14): the tenant whose bearer opened the socket. */
+  principal?: string;
 }
 
 type HelloAuth = Extract<BrowserFrame, { t: 'hello' }>['auth'];
@@ -45,9 +47,19 @@ type HelloAuth = Extract<BrowserFrame, { t: 'hello' }>['auth'];
 export type HelloVerdict =
   { ok: true; hostId: string; credential?: Credential; grant?: Grant } | { ok: false; reason: string };
 
-/** Exchanges a pairing code or verifies a credential (the pairing module). */
+/** Who presents a hello: the socket's origin and kind, and in cluster mode its principal (SPEC §14). */
+export interface HelloPeer {
+  origin: string;
+  hostKind: HostIdentity['hostKind'];
+  principal?: string;
+}
+
+/**
+ * Exchanges a pairing code or verifies a credential (the pairing module; a
+ * cluster node's answers from Redis, so it may resolve later).
+ */
 export interface RelayAuthenticator {
-  authenticate(auth: HelloAuth, peer: { origin: string; hostKind: HostIdentity['hostKind'] }): HelloVerdict;
+  authenticate(auth: HelloAuth, peer: HelloPeer): HelloVerdict | Promise<HelloVerdict>;
 }
 
 /** A frame the hub handles (everything after hello but the heartbeat). */
@@ -78,7 +90,7 @@ export class RelayConnection {
   readonly id = `c${nextConnectionId++}`;
   /** Set once hello succeeded. */
   host: HostIdentity | null = null;
-  private state: 'hello' | 'authenticated' | 'attached' | 'closed' = 'hello';
+  private state: 'hello' | 'authenticating' | 'authenticated' | 'attached' | 'closed' = 'hello';
   private readonly timing: RelayTiming;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly silence: NodeJS.Timeout;
@@ -136,6 +148,7 @@ export class RelayConnection {
     if (this.state === 'hello')
       return frame.t === 'hello' ? this.hello(frame) : this.fail(CLOSE_CODES.malformed, 'expected hello', 'not-hello');
     if (frame.t === 'hello') return this.fail(CLOSE_CODES.malformed, 'unexpected hello', 'second-hello');
+    if (this.state === 'authenticating') return this.fail(CLOSE_CODES.malformed, 'expected welcome', 'before-welcome');
     this.options.sink.frame(this, frame);
   }
 
@@ -144,9 +157,23 @@ export class RelayConnection {
     if (hostKind === 'extension' && !EXTENSION_ORIGIN.test(this.peer.origin)) {
       return this.fail(CLOSE_CODES.forbidden, 'extension hello from a page origin', 'kind-origin');
     }
-    const verdict = this.options.auth.authenticate(frame.auth, { origin: this.peer.origin, hostKind });
+    const peer: HelloPeer = { origin: this.peer.origin, hostKind };
+    if (this.peer.principal !== undefined) peer.principal = this.peer.principal;
+    const verdict = this.options.auth.authenticate(frame.auth, peer);
+    if (!(verdict instanceof Promise)) return this.welcome(frame, verdict);
+    this.state = 'authenticating';
+    verdict.then(
+      (answer) => this.welcome(frame, answer),
+      () => this.fail(CLOSE_CODES.serverShutdown, 'pairing store unavailable; reconnecting', 'auth-unavailable'),
+    );
+  }
+
+  private welcome(frame: Extract<BrowserFrame, { t: 'hello' }>, verdict: HelloVerdict): void {
+    if (this.state === 'closed') return;
+    const hostKind = frame.agent.kind;
     if (!verdict.ok) return this.fail(CLOSE_CODES.unauthorized, verdict.reason, `auth-${frame.auth.kind}`);
     this.host = { hostId: verdict.hostId, hostKind, origin: this.peer.origin };
+    if (this.peer.principal !== undefined) this.host.principal = this.peer.principal;
     this.state = 'authenticated';
     this.send({
       t: 'welcome',
@@ -168,7 +195,7 @@ export class RelayConnection {
   }
 
   private attachExpired(): void {
-    if (this.state === 'hello' || this.state === 'authenticated') {
+    if (this.state === 'hello' || this.state === 'authenticating' || this.state === 'authenticated') {
       this.fail(CLOSE_CODES.attachTimeout, 'attach timeout');
     }
   }

@@ -1,0 +1,43 @@
+/**
+ * The outcomes a cluster node gives on its own (SPEC §4, §14): a session this
+ * principal does not have, a closed one, a tab still reconnecting, the store
+ * away. None of them sent anything to a tab.
+ */
+import { makeError, type ErrorCode } from '../../protocol/index.js';
+import type { HubOutcome } from '../hub/hubPort.js';
+
+/** An error outcome with no environment. */
+export function failed(code: ErrorCode, message: string, retry?: 'after_reread'): HubOutcome {
+  return { ok: false, error: makeError(code, message, retry ? { retry } : {}), environment: null };
+}
+
+/** Unknown here, or another principal's (the same answer, so nothing is learned about the others). */
+export function sessionNotFound(): HubOutcome {
+  return failed('session_not_found', 'No session has this id. Read tradescript://sessions for the paired sessions.');
+}
+
+/** Closed for good. */
+export function sessionClosed(): HubOutcome {
+  return failed(
+    'session_closed',
+    'The terminal tab of this session went away or its pairing was revoked. Ask the person to reopen it, then read tradescript://sessions.',
+  );
+}
+
+/** The tab is reconnecting (to this node or another) and nothing was sent: safe to repeat. */
+export function stillReconnecting(mutation: boolean): HubOutcome {
+  return failed(
+    'transport_error',
+    'The terminal tab is reconnecting and nothing was sent to it. Read tradescript://sessions until it is connected, then call again.',
+    mutation ? 'after_reread' : undefined,
+  );
+}
+
+/** Redis is away: the session's node cannot be reached and nothing was sent. */
+export function storeUnavailable(mutation: boolean): HubOutcome {
+  return failed(
+    'transport_error',
+    "The cluster's store (Redis) is unavailable, so the node holding this terminal tab cannot be reached; nothing was sent. Retry after a short wait.",
+    mutation ? 'after_reread' : undefined,
+  );
+}
