@@ -264,9 +264,9 @@ export class ClusterHub implements HubPort {
     const waitUntil = started + this.deps.reconnectWaitMs;
     let mutation = true;
     for (;;) {
-      if (!this.deps.redis.ready()) return storeUnavailable(mutation);
+      if (!this.deps.redis.ready()) return storeUnavailable();
       const route = await this.deps.store.route(sessionId).catch(() => null);
-      if (route === null) return storeUnavailable(mutation);
+      if (route === null) return storeUnavailable();
       if (route.kind === 'unknown') return sessionNotFound();
       if (route.kind === 'closed')
         return route.principal === attachment.principal ? sessionClosed() : sessionNotFound();

@@ -132,7 +132,13 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   );
   late.mirror = mirror;
   const gate = new SessionGate(tenants, redis, bus, timing, logger.child('relay'));
-  const owner = new OwnerService(bus, mirror, gate.claiming, logger.child('owner'));
+  const owner = new OwnerService(
+    bus,
+    mirror,
+    gate.claiming,
+    logger.child('owner'),
+    Math.floor(timing.releaseWaitMs / 2),
+  );
   const clusterHub = new ClusterHub({
     tenants,
     redis,

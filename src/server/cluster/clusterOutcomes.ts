@@ -33,11 +33,10 @@ export function stillReconnecting(mutation: boolean): HubOutcome {
   );
 }
 
-/** Redis is away: the session's node cannot be reached and nothing was sent. */
-export function storeUnavailable(mutation: boolean): HubOutcome {
+/** Redis is away: the session's node cannot be reached and nothing was sent, so a retry after a wait is safe. */
+export function storeUnavailable(): HubOutcome {
   return failed(
     'transport_error',
     "The cluster's store (Redis) is unavailable, so the node holding this terminal tab cannot be reached; nothing was sent. Retry after a short wait.",
-    mutation ? 'after_reread' : undefined,
   );
 }

@@ -7,6 +7,7 @@
  * back to the asking node's inbox. A session not held here is answered
  * `notHere` at once (nothing reached a tab).
  */
+import { CLOSE_CODES } from '../../protocol/index.js';
 import type { InboxMessage } from '../../protocol/clusterBus.js';
 import type { Logger } from '../log.js';
 import type { ClusterBus } from './clusterBus.js';
@@ -23,6 +24,8 @@ export class OwnerService {
     private readonly mirror: SessionMirror,
     private readonly claiming: ReadonlySet<string>,
     private readonly logger: Logger,
+    /** How long a tab has to answer before its socket here counts as dead. */
+    private readonly probeMs: number,
   ) {}
 
   /** Requests from other nodes running here. */
@@ -82,7 +85,10 @@ export class OwnerService {
    */
   async release(message: Message<'release'>): Promise<void> {
     const found = this.mirror.find(message.sessionId);
-    const held = this.claiming.has(message.sessionId) || (found?.session.conn?.open ?? false);
+    const conn = found?.session.conn;
+    // A socket that looks open may be dead (a dropped network path): the tab must answer to count.
+    const held = this.claiming.has(message.sessionId) || (conn ? await conn.probe(this.probeMs) : false);
+    if (!held && conn?.open) conn.close(CLOSE_CODES.heartbeatTimeout, 'the tab reconnected elsewhere');
     if (!held && found) this.mirror.handOver(message.sessionId);
     await this.bus.send(message.from, { t: 'released', id: message.id, held });
   }

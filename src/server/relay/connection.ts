@@ -95,6 +95,7 @@ export class RelayConnection {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly silence: NodeJS.Timeout;
   private pingCount = 0;
+  private readonly probes = new Set<(alive: boolean) => void>();
 
   constructor(
     private readonly socket: RelaySocket,
@@ -121,6 +122,26 @@ export class RelayConnection {
     if (this.state !== 'closed') this.socket.send(encodeServerFrame(frame));
   }
 
+  /**
+   * Asks the tab whether this socket still reaches it: a ping, and true as
+   * soon as any frame arrives, false after `timeoutMs` of silence or a close.
+   * (A cluster node asks before letting another node take a session over.)
+   */
+  probe(timeoutMs: number): Promise<boolean> {
+    if (this.state === 'closed') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (alive: boolean) => {
+        clearTimeout(timer);
+        this.probes.delete(done);
+        resolve(alive);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      timer.unref();
+      this.probes.add(done);
+      this.send({ t: 'ping', n: ++this.pingCount });
+    });
+  }
+
   /** The first session opened: the attach deadline no longer applies. */
   markAttached(): void {
     if (this.state === 'authenticated') this.state = 'attached';
@@ -136,6 +157,7 @@ export class RelayConnection {
   private receive(text: string): void {
     if (this.state === 'closed') return;
     this.silence.refresh();
+    for (const probe of [...this.probes]) probe(true);
     const parsed = parseBrowserFrame(text, this.options.maxFrameBytes ?? MAX_FRAME_BYTES);
     if (!parsed.ok) {
       const code = parsed.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed;
@@ -216,6 +238,7 @@ export class RelayConnection {
     if (this.state === 'closed') return;
     this.state = 'closed';
     for (const t of this.timers) clearTimeout(t);
+    for (const probe of [...this.probes]) probe(false);
     this.options.sink.closed(this);
   }
 

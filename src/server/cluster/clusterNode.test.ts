@@ -1,0 +1,221 @@
+/**
+ * Cluster mode with a real `redis-server` and three nodes in this process
+ * (SPEC §14): routing across nodes, tenants, hand-over of a tab between
+ * nodes, and Redis going away and coming back. Tabs are the real bridge
+ * connection over real WebSockets carrying their bearer token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { ClusterNode } from './clusterNode.js';
+import {
+  attachAs,
+  callOp,
+  openTab,
+  requestAs,
+  startTestCluster,
+  TAB_ORIGIN,
+  TOKENS,
+  portOf,
+  type TestCluster,
+  type TestTab,
+} from '../../testSupport/clusterNodes.js';
+import { waitUntil } from '../../testSupport/waitUntil.js';
+import { runAsPrincipal } from './principalContext.js';
+
+let cluster: TestCluster;
+
+async function waitUntilAsync(check: () => Promise<boolean>, what: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+let a: ClusterNode;
+let b: ClusterNode;
+let c: ClusterNode;
+const tabs: TestTab[] = [];
+
+beforeAll(async () => {
+  cluster = await startTestCluster(3);
+  [a, b, c] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+}, 60_000);
+
+afterAll(async () => {
+  for (const tab of tabs) tab.close();
+  await cluster?.close();
+});
+
+async function pairedTab(node: ClusterNode, principal: 'alice' | 'bob'): Promise<{ tab: TestTab; sessionId: string }> {
+  const code = await cluster.pairCode(node, principal);
+  const tab = openTab(node.urls.relayUrl, TOKENS[principal], { pairCode: code });
+  tabs.push(tab);
+  return { tab, sessionId: await tab.opened() };
+}
+
+function upgradeStatus(relayUrl: string, protocols: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(relayUrl, protocols, { origin: TAB_ORIGIN });
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('error', () => undefined);
+  });
+}
+
+describe('SPEC §14 routing across nodes', () => {
+  it('a tab paired through node A is driven through node C: the call is forwarded, answered on C, and reaches the tab with its attachment id and namespace unchanged', async () => {
+    const { tab, sessionId } = await pairedTab(a, 'alice');
+    const attachment = await attachAs(c, 'alice');
+    const outcome = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'r-1', [42]));
+    expect(outcome.ok).toBe(true);
+    expect(outcome.ok && (outcome.data as { echo: unknown }).echo).toEqual(callOp('test.read', 'r-1', [42]));
+    const seen = tab.requests.at(-1);
+    expect(seen?.attachment).toMatchObject({ attachmentId: attachment.attachmentId, namespace: attachment.namespace });
+    expect(c.health().forwardsInFlight).toBe(0);
+  });
+
+  it('sessions and their attachments are listed on every node; the tab hears of an attachment made on another node', async () => {
+    const { tab, sessionId } = await pairedTab(b, 'alice');
+    const attachment = await attachAs(a, 'alice');
+    for (const node of [a, b, c]) {
+      const listed = await runAsPrincipal('alice', () => node.hub.listSessions());
+      const mine = listed.find((s) => s.sessionId === sessionId);
+      expect(mine?.connected).toBe(true);
+      expect(mine?.attachments.map((x) => x.attachmentId)).toContain(attachment.attachmentId);
+    }
+    await waitUntil(
+      () => tab.status().attachments.some((x) => x.attachmentId === attachment.attachmentId),
+      5_000,
+      () => 'the tab on B to list the attachment made on A',
+    );
+  });
+});
+
+describe('SPEC §14 tenants', () => {
+  it("another principal's session is session_not_found on every node, is never listed, and no request reaches its tab", async () => {
+    const alice = await pairedTab(a, 'alice');
+    const bobAttachment = await attachAs(c, 'bob');
+    const before = alice.tab.requests.length;
+    for (const node of [a, b, c]) {
+      const bobOnNode = await attachAs(node, 'bob');
+      for (const op of [
+        callOp('test.read', 'x'),
+        callOp('test.write', 'y'),
+        { kind: 'context' as const, target: { scope: 'session' as const } },
+      ]) {
+        const outcome = await requestAs(node, 'bob', bobOnNode.attachmentId, alice.sessionId, op);
+        expect(!outcome.ok && outcome.error.code).toBe('session_not_found');
+      }
+      const listed = await runAsPrincipal('bob', () => node.hub.listSessions());
+      expect(listed.map((s) => s.sessionId)).not.toContain(alice.sessionId);
+      for (const s of listed) expect(s.attachments.every((x) => x.clientName.startsWith('bob'))).toBe(true);
+    }
+    // Bob using Alice's attachment id (a leaked MCP session) gets nothing either.
+    const aliceAttachment = await attachAs(c, 'alice');
+    const stolen = await requestAs(c, 'bob', aliceAttachment.attachmentId, alice.sessionId, callOp('test.read', 'z'));
+    expect(!stolen.ok && stolen.error.code).toBe('session_not_found');
+    expect(alice.tab.requests.length).toBe(before);
+    expect(bobAttachment.namespace).not.toBe(aliceAttachment.namespace);
+  });
+
+  it("a pairing code works only for the principal that asked for it: another principal's tab presenting it stays unpaired", async () => {
+    const code = await cluster.pairCode(a, 'alice');
+    const thief = openTab(b.urls.relayUrl, TOKENS.bob, { pairCode: code });
+    tabs.push(thief);
+    await waitUntil(
+      () => thief.connection.status().state === 'unpaired',
+      5_000,
+      () => 'the thief to be refused',
+    );
+    expect(await thief.credentials.load()).toBeNull();
+    // The code was not used up by the refusal: Alice still pairs with it.
+    const owner = openTab(c.urls.relayUrl, TOKENS.alice, { pairCode: code });
+    tabs.push(owner);
+    await owner.opened();
+  });
+
+  it('without a valid bearer: /mcp and /pair answer 401, the relay upgrade 401; the probes answer without one', async () => {
+    const base = a.urls.mcpUrl?.replace(/\/mcp$/, '') ?? '';
+    const post = (path: string, token?: string) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: '{}',
+      });
+    expect((await post('/mcp')).status).toBe(401);
+    expect((await post('/mcp', 'not-a-known-token-at-all')).status).toBe(401);
+    expect((await post('/pair')).status).toBe(401);
+    expect((await post('/pair', TOKENS.bob)).status).toBe(200);
+    expect(await upgradeStatus(a.urls.relayUrl, ['tradescript.relay.v1'])).toBe(401);
+    expect(await upgradeStatus(a.urls.relayUrl, ['tradescript.relay.v1', 'bearer.wrong-token-0123456789'])).toBe(401);
+    expect(await upgradeStatus(a.urls.relayUrl, ['tradescript.relay.v1', `bearer.${TOKENS.alice}`])).toBe(101);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = (await (await fetch(`${base}/readyz`)).json()) as { ready: boolean; redis: string };
+    expect(ready).toMatchObject({ ready: true, redis: 'ready' });
+  });
+});
+
+describe('SPEC §14 a tab moving between nodes', () => {
+  it('a tab whose connection drops reconnects through the same address to another node with its session id; a call made meanwhile waits and is routed there', async () => {
+    const code = await cluster.pairCode(a, 'alice');
+    cluster.proxy.targets = [portOf(a)];
+    const tab = openTab(cluster.relayUrl, TOKENS.alice, { pairCode: code });
+    tabs.push(tab);
+    const sessionId = await tab.opened();
+    const attachment = await attachAs(c, 'alice');
+    cluster.proxy.targets = [portOf(b)];
+    cluster.proxy.drop();
+    // Sent once the cluster lists the tab as away (before that it could go down the dying socket, and be lost).
+    await waitUntilAsync(async () => {
+      const listed = await runAsPrincipal('alice', () => c.hub.listSessions());
+      return listed.find((s) => s.sessionId === sessionId)?.connected === false;
+    }, 'the session listed as disconnected');
+    const pending = requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'moved'));
+    await waitUntil(
+      () => cluster.proxy.routed.at(-1) === portOf(b) && tab.status().open,
+      10_000,
+      () => 'the tab back, on B',
+    );
+    expect(tab.status().sessionId).toBe(sessionId);
+    const outcome = await pending;
+    expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
+    expect(b.health().sessions).toBeGreaterThan(0);
+    cluster.proxy.targets = [portOf(a), portOf(b), portOf(c)];
+  });
+
+  it('a duplicated tab presenting a kept id whose socket is open on another node gets a fresh id', async () => {
+    const { tab, sessionId } = await pairedTab(a, 'alice');
+    const copy = openTab(b.urls.relayUrl, TOKENS.alice, { credentials: tab.credentials, sessionId });
+    tabs.push(copy);
+    const copyId = await copy.opened();
+    expect(copyId).not.toBe(sessionId);
+    expect(tab.status()).toMatchObject({ open: true, sessionId });
+  });
+});
+
+describe('SPEC §14 Redis going away', () => {
+  it('while Redis is down a call through a non-owning node fails fast with transport_error; once it is back, service resumes without restarting any node', async () => {
+    const { sessionId } = await pairedTab(a, 'alice');
+    const attachment = await attachAs(c, 'alice');
+    await cluster.redis.stop();
+    await waitUntil(
+      () => !c.health().ready,
+      5_000,
+      () => 'node C to see Redis gone',
+    );
+    const during = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'down'));
+    expect(!during.ok && during.error.code).toBe('transport_error');
+    expect(!during.ok && during.error.retry).toBe('after_backoff');
+    await cluster.redis.start();
+    await waitUntil(
+      () => [a, b, c].every((n) => n.health().ready),
+      15_000,
+      () => 'every node ready again',
+    );
+    const after = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'back'));
+    expect(after.ok).toBe(true);
+  }, 40_000);
+});
