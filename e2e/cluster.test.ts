@@ -86,7 +86,11 @@ async function pairCode(node: ServerHandle, principal: Principal): Promise<strin
 }
 
 /** Opens the vendor's terminal in its own browser profile, paired for `principal` through the proxy. */
-async function openTerminal(principal: Principal, code: string, tab: string): Promise<{ page: Page; sessionId: string }> {
+async function openTerminal(
+  principal: Principal,
+  code: string,
+  tab: string,
+): Promise<{ page: Page; sessionId: string }> {
   const context = await browser.newContext();
   contexts.push(context);
   const target = await context.newPage();
@@ -171,5 +175,204 @@ describe('SPEC §14 one terminal, three nodes', () => {
     });
     expect(again.envelope.data?.result).toEqual({ ref: 'ticket-1', count: 1 });
     expect(await terminal.page.evaluate(() => window.clusterTest.dispatches())).toEqual({ 'ticket-1': 1 });
+  });
+});
+
+describe('SPEC §14 tenants', () => {
+  it('two principals with two terminals never see each other: every tool, resource and subscription id of one is not found for the other', async () => {
+    const [a, b] = nodes as [ServerHandle, ServerHandle];
+    const aliceTerminal = await openTerminal('alice', await pairCode(a, 'alice'), 'alice');
+    const bobTerminal = await openTerminal('bob', await pairCode(b, 'bob'), 'bob');
+    const alice = await client(a, 'alice');
+    const bob = await client(b, 'bob');
+    const started = await callTool<{ subscriptionId: string }>(alice, 'tradescript_subscribe', {
+      action: 'start',
+      sessionId: aliceTerminal.sessionId,
+      target: SESSION,
+      bindings: [{ channelId: 'data.quotes', bindingId: 'q', options: { symbols: ['PAPER:EURUSD'] } }],
+    });
+    expect(started.isError).toBe(false);
+    const subscriptionId = started.envelope.data?.subscriptionId ?? '';
+    const readsBefore = await aliceTerminal.page.evaluate(() => window.clusterTest.reads());
+    const theirs = aliceTerminal.sessionId;
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['tradescript_get_context', { sessionId: theirs, target: SESSION }],
+      ['tradescript_list_controls', { sessionId: theirs, target: SESSION }],
+      ['tradescript_call', { sessionId: theirs, target: SESSION, controlId: 'desk.echo', args: ['x'] }],
+      [
+        'tradescript_call',
+        {
+          sessionId: theirs,
+          target: SESSION,
+          controlId: 'desk.book',
+          args: ['x'],
+          context: { operationId: 'steal-1' },
+        },
+      ],
+      ['tradescript_batch', { sessionId: theirs, calls: [{ target: SESSION, controlId: 'desk.echo', args: ['x'] }] }],
+      ['tradescript_snapshot', { sessionId: theirs, target: SESSION }],
+      [
+        'tradescript_subscribe',
+        {
+          action: 'start',
+          sessionId: theirs,
+          target: SESSION,
+          bindings: [{ channelId: 'data.quotes', bindingId: 'q', options: { symbols: ['X'] } }],
+        },
+      ],
+      ['tradescript_subscribe', { action: 'list', sessionId: theirs }],
+    ];
+    for (const [tool, args] of attempts) {
+      const answer = await callTool(bob, tool, args);
+      expect(answer.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(errorOf(answer.envelope), tool).toBe('session_not_found');
+    }
+    for (const action of ['poll', 'stop'] as const) {
+      const answer = await callTool(bob, 'tradescript_subscribe', { action, subscriptionId });
+      expect(errorOf(answer.envelope), action).toBe('subscription_not_found');
+    }
+    const bobSees = await sessionsOf(bob);
+    expect(bobSees.sessions.map((s) => s.sessionId)).toEqual([bobTerminal.sessionId]);
+    expect(bobSees.sessions.flatMap((s) => s.attachments.map((x) => x.clientName))).not.toContain(
+      expect.stringMatching(/alice/),
+    );
+    const resources = await bob.listResources();
+    expect(resources.resources.map((r) => r.uri)).not.toContain(sessionContextUri(theirs));
+    await expect(bob.readResource({ uri: sessionContextUri(theirs) })).rejects.toThrow();
+    // Bob presenting Alice's MCP session id with his own token reaches nothing of hers.
+    const aliceMcpSession = (alice.transport as { sessionId?: string } | undefined)?.sessionId ?? '';
+    expect(aliceMcpSession).not.toBe('');
+    const hijack = await fetch(a.ready.mcpUrl ?? '', {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${TOKENS.bob}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': aliceMcpSession,
+        'Mcp-Protocol-Version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 99,
+        method: 'tools/call',
+        params: {
+          name: 'tradescript_call',
+          arguments: { sessionId: theirs, target: SESSION, controlId: 'desk.echo', args: ['hijack'] },
+        },
+      }),
+    });
+    expect(await hijack.text()).toContain('session_not_found');
+    // Nothing of Bob's reached Alice's terminal; her own subscription still polls.
+    expect(await aliceTerminal.page.evaluate(() => window.clusterTest.reads())).toBe(readsBefore);
+    expect(await aliceTerminal.page.evaluate(() => window.clusterTest.dispatches())).toEqual({});
+    const polled = await callTool(alice, 'tradescript_subscribe', { action: 'poll', subscriptionId });
+    expect(polled.isError).toBe(false);
+  });
+});
+
+describe('SPEC §14 faults', () => {
+  it('a node killed mid-load: 0 lost and 0 misrouted calls, every interrupted mutation reported uncertain by the node the client talks to, none dispatched twice', async () => {
+    const [victim, , c] = nodes as [ServerHandle, ServerHandle, ServerHandle];
+    proxy.targets = [nodePort(victim)];
+    const terminal = await openTerminal('alice', await pairCode(victim, 'alice'), 'load');
+    proxy.targets = nodes.map(nodePort);
+    await terminal.page.evaluate(() => window.clusterTest.setDelay(150));
+    const alice = await client(c, 'alice');
+    type Sent = { kind: 'echo' | 'book'; key: string; code: string | null; result: unknown; threw: boolean };
+    const done: Sent[] = [];
+    let killed = false;
+    const callOnce = async (kind: Sent['kind'], key: string): Promise<Sent> => {
+      const args =
+        kind === 'echo'
+          ? { sessionId: terminal.sessionId, target: SESSION, controlId: 'desk.echo', args: [key] }
+          : {
+              sessionId: terminal.sessionId,
+              target: SESSION,
+              controlId: 'desk.book',
+              args: [key],
+              context: { operationId: `op-${key}` },
+            };
+      try {
+        const answer = await callTool<CallReceipt>(alice, 'tradescript_call', args);
+        return {
+          kind,
+          key,
+          code: errorOf(answer.envelope),
+          result: answer.envelope.data?.result ?? null,
+          threw: false,
+        };
+      } catch {
+        return { kind, key, code: null, result: null, threw: true };
+      }
+    };
+    const worker = async (w: number) => {
+      for (let i = 0; done.length < 160; i++) {
+        const kind = i % 2 === 0 ? 'echo' : 'book';
+        done.push(await callOnce(kind, `${w}-${i}`));
+      }
+    };
+    const killer = (async () => {
+      while (done.length < 30 || (await terminal.page.evaluate(() => window.clusterTest.inFlight())) === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      process.kill(-victim.pid, 'SIGKILL');
+      killed = true;
+    })();
+    await Promise.all([0, 1, 2, 3].map(worker));
+    await killer;
+    expect(killed).toBe(true);
+    const dispatches = await terminal.page.evaluate(() => window.clusterTest.dispatches());
+    // 0 lost: every call was answered with an envelope.
+    expect(done.filter((d) => d.threw)).toEqual([]);
+    // 0 misrouted: every answer is the answer to its own call, from this terminal.
+    for (const d of done.filter((x) => x.code === null)) {
+      expect(d.result).toEqual(d.kind === 'echo' ? { value: d.key, tab: 'load' } : { ref: d.key, count: 1 });
+    }
+    const failedBooks = done.filter((d) => d.kind === 'book' && d.code !== null);
+    const interrupted = failedBooks.filter((d) => (dispatches[d.key] ?? 0) > 0);
+    expect(interrupted.length).toBeGreaterThan(0);
+    for (const d of interrupted) expect(d.code, d.key).toBe('uncertain_execution');
+    for (const d of failedBooks.filter((x) => x.code !== 'uncertain_execution')) {
+      expect(d.code).toBe('transport_error');
+      expect(dispatches[d.key] ?? 0, `${d.key} was reported not sent`).toBe(0);
+    }
+    for (const d of done.filter((x) => x.kind === 'echo' && x.code !== null)) expect(d.code).toBe('transport_error');
+    // Operation identity across nodes: retrying each uncertain call returns its recorded outcome, never runs it again.
+    for (const d of failedBooks.filter((x) => x.code === 'uncertain_execution')) {
+      const again = await callOnce('book', d.key);
+      expect(again.code, d.key).toBe(null);
+      expect(again.result).toEqual({ ref: d.key, count: 1 });
+    }
+    const after = await terminal.page.evaluate(() => window.clusterTest.dispatches());
+    expect(Object.entries(after).filter(([, n]) => n > 1)).toEqual([]);
+    // The tab came back through the same address, on another node, with its session id.
+    expect(await terminal.page.evaluate(() => window.clusterTest.status()?.sessionId)).toBe(terminal.sessionId);
+    await victim.exited;
+    nodes[0] = await startNode();
+    proxy.targets = nodes.map(nodePort);
+  });
+
+  it('Redis restarted: calls meanwhile fail fast with transport_error; service resumes without restarting any node', async () => {
+    const [a, , c] = nodes as [ServerHandle, ServerHandle, ServerHandle];
+    proxy.targets = [nodePort(a)];
+    const terminal = await openTerminal('alice', await pairCode(a, 'alice'), 'restart');
+    proxy.targets = nodes.map(nodePort);
+    const alice = await client(c, 'alice');
+    const echo = (value: string) =>
+      callTool(alice, 'tradescript_call', {
+        sessionId: terminal.sessionId,
+        target: SESSION,
+        controlId: 'desk.echo',
+        args: [value],
+      });
+    expect((await echo('before')).isError).toBe(false);
+    await redis.stop();
+    const during = await echo('during');
+    expect(errorOf(during.envelope)).toBe('transport_error');
+    await redis.start();
+    for (const node of nodes) await waitForReady(node);
+    const after = await echo('after');
+    expect(after.isError).toBe(false);
+    expect(after.envelope.data).toMatchObject({ result: { value: 'after', tab: 'restart' } });
   });
 });
