@@ -71,8 +71,7 @@ function unauthorized(res: ServerResponse): void {
 /** Handles one HTTP request of a cluster node. */
 export async function routeCluster(routes: ClusterRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  if (!clusterHostAllowed(req.headers.host, routes.bound(), routes.publicHosts))
-    return sendJson(res, 403, { error: 'forbidden host' });
+  // The probes answer whatever Host a load balancer uses: they say nothing of any tenant.
   if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
     const health = routes.health();
     const status = path === '/healthz' || health.ready ? 200 : 503;
@@ -82,6 +81,8 @@ export async function routeCluster(routes: ClusterRoutes, req: IncomingMessage, 
       path === '/healthz' ? { status: 'ok', nodeId: health.nodeId, version: health.version } : health,
     );
   }
+  if (!clusterHostAllowed(req.headers.host, routes.bound(), routes.publicHosts))
+    return sendJson(res, 403, { error: 'forbidden host' });
   if (path !== '/mcp' && path !== '/pair' && path !== '/revoke') return sendJson(res, 404, { error: 'not found' });
   // Pages have no business here: /pair and /revoke take no Origin; /mcp only its own.
   if (path === '/mcp' ? !mcpOriginAllowed(req) : req.headers.origin !== undefined)

@@ -158,6 +158,51 @@ describe('SPEC §14 tenants', () => {
   });
 });
 
+describe('SPEC §2, §9, §14 the person and the pairing, across nodes', () => {
+  it('the person\'s "detach all" in a tab on node A ends an attachment whose client talks to node C: C\'s front hears it, and its next request is refused', async () => {
+    const { tab, sessionId } = await pairedTab(a, 'alice');
+    const attachment = await attachAs(c, 'alice');
+    const ended: string[] = [];
+    const off = runAsPrincipal('alice', () => c.hub.on('attachmentEnded', (id) => ended.push(id)));
+    await waitUntil(
+      () => tab.status().attachments.some((x) => x.attachmentId === attachment.attachmentId),
+      5_000,
+      () => 'the tab to list the attachment',
+    );
+    tab.session.detach();
+    await waitUntil(
+      () => ended.includes(attachment.attachmentId),
+      5_000,
+      () => 'node C to hear of the detach',
+    );
+    off();
+    const after = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'after-detach'));
+    expect(!after.ok && after.error.code).toBe('control_unavailable');
+  });
+
+  it("POST /revoke of a principal's own host closes its sessions on every node and its credential no longer connects; another principal cannot revoke it", async () => {
+    const { tab, sessionId } = await pairedTab(b, 'alice');
+    const base = (node: ClusterNode) => node.urls.mcpUrl?.replace(/\/mcp$/, '') ?? '';
+    const revoke = (node: ClusterNode, token: string) =>
+      fetch(`${base(node)}/revoke`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ sessionId }),
+      });
+    expect((await revoke(c, TOKENS.bob)).status).toBe(404);
+    expect(tab.status().open).toBe(true);
+    expect((await revoke(c, TOKENS.alice)).status).toBe(200);
+    await waitUntil(
+      () => tab.connection.status().state === 'unpaired',
+      5_000,
+      () => 'the tab to be unpaired',
+    );
+    const attachment = await attachAs(a, 'alice');
+    const outcome = await requestAs(a, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'revoked'));
+    expect(!outcome.ok && outcome.error.code).toBe('session_closed');
+  });
+});
+
 describe('SPEC §14 a tab moving between nodes', () => {
   it('a tab whose connection drops reconnects through the same address to another node with its session id; a call made meanwhile waits and is routed there', async () => {
     const code = await cluster.pairCode(a, 'alice');
