@@ -221,6 +221,35 @@ export class ClusterHub implements HubPort {
     return ended;
   }
 
+  /**
+   * Writes this node's attachments again and forgets those Redis still has for
+   * this node but that ended here (after Redis was away: it lost them, or kept
+   * stale ones).
+   */
+  async resyncAttachments(): Promise<void> {
+    const { store, bus, tenants } = this.deps;
+    const principals = new Set([...this.home.values()].map((a) => a.principal));
+    for (const [principal] of tenants.entries()) principals.add(principal);
+    for (const principal of principals) {
+      for (const r of await store.attachmentsOf(principal)) {
+        if (r.node === bus.nodeId && !this.home.has(r.summary.attachmentId))
+          await store.removeAttachment(principal, r.summary.attachmentId);
+      }
+    }
+    for (const a of this.home.values()) {
+      const summary = tenants.peek(a.principal)?.attachments.get(a.handle.attachmentId)?.summary;
+      if (!summary) continue;
+      await store.addAttachment(a.principal, { summary, namespace: a.handle.namespace, node: bus.nodeId });
+      void bus.broadcast({
+        t: 'attached',
+        from: bus.nodeId,
+        principal: a.principal,
+        attachment: a.handle,
+        info: a.info,
+      });
+    }
+  }
+
   /** Registers a principal's attachments on other nodes in its hub here (its tabs list them). */
   async loadMirrors(principal: string, hub: Hub): Promise<void> {
     for (const r of await this.deps.store.attachmentsOf(principal)) {

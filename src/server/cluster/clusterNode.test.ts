@@ -254,6 +254,8 @@ describe('SPEC §14 Redis going away', () => {
     const during = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'down'));
     expect(!during.ok && during.error.code).toBe('transport_error');
     expect(!during.ok && during.error.retry).toBe('after_backoff');
+    // An MCP client attaching meanwhile works on its node, and is known everywhere once Redis is back.
+    const meanwhile = await attachAs(c, 'alice');
     await cluster.redis.start();
     await waitUntil(
       () => [a, b, c].every((n) => n.health().ready),
@@ -262,5 +264,10 @@ describe('SPEC §14 Redis going away', () => {
     );
     const after = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'back'));
     expect(after.ok).toBe(true);
+    await waitUntilAsync(async () => {
+      const listed = await runAsPrincipal('alice', () => b.hub.listSessions());
+      const mine = listed.find((s) => s.sessionId === sessionId);
+      return mine?.attachments.some((x) => x.attachmentId === meanwhile.attachmentId) ?? false;
+    }, 'the attachment made during the outage listed on node B');
   }, 40_000);
 });

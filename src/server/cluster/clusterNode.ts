@@ -186,6 +186,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
     void renewMembership();
     if (everReady) {
       mirror.resync();
+      void clusterHub.resyncAttachments().catch(() => undefined);
       void bus.broadcast({ t: 'resync', from: nodeId });
     }
     everReady = true;
