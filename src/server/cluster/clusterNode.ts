@@ -135,6 +135,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   const owner = new OwnerService(
     bus,
     mirror,
+    tenants,
     gate.claiming,
     logger.child('owner'),
     Math.floor(timing.releaseWaitMs / 2),

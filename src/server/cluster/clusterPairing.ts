@@ -7,7 +7,7 @@
  * principal and origin. After {@link GUESS_LIMIT} wrong codes in a minute a
  * principal's outstanding codes are burned.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { RELAY_TIMING, type Credential, type Grant } from '../../protocol/index.js';
 import {
   ClusterCodeRecordSchema,
@@ -50,8 +50,7 @@ export class ClusterPairing implements RelayAuthenticator {
   /** Issues a code for `principal` whose link proposes `grant`. */
   async issueCode(principal: string, grant: Grant): Promise<IssuedCode> {
     let raw = '';
-    const bytes = randomBytes(CODE_LENGTH);
-    for (let i = 0; i < CODE_LENGTH; i++) raw += CODE_ALPHABET[(bytes[i] ?? 0) % CODE_ALPHABET.length];
+    for (let i = 0; i < CODE_LENGTH; i++) raw += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
     const code = `${raw.slice(0, 4)}-${raw.slice(4)}`;
     const digest = codeDigest(principal, code);
     const codes = keys.principalCodes(principal);

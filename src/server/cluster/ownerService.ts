@@ -12,6 +12,7 @@ import type { InboxMessage } from '../../protocol/clusterBus.js';
 import type { Logger } from '../log.js';
 import type { ClusterBus } from './clusterBus.js';
 import type { SessionMirror } from './sessionMirror.js';
+import type { TenantHubs } from './tenantHubs.js';
 
 type Message<T extends InboxMessage['t']> = Extract<InboxMessage, { t: T }>;
 
@@ -22,6 +23,7 @@ export class OwnerService {
   constructor(
     private readonly bus: ClusterBus,
     private readonly mirror: SessionMirror,
+    private readonly tenants: TenantHubs,
     private readonly claiming: ReadonlySet<string>,
     private readonly logger: Logger,
     /** How long a tab has to answer before its socket here counts as dead. */
@@ -35,12 +37,12 @@ export class OwnerService {
 
   /** Runs one forwarded request. */
   async request(message: Message<'request'>): Promise<void> {
-    const found = this.mirror.find(message.sessionId);
-    if (!found || found.principal !== message.principal || !found.session.conn) {
+    // The principal's own hub: a session of another principal is simply not there.
+    const hub = this.tenants.peek(message.principal);
+    if (!hub?.sessions.get(message.sessionId)?.conn) {
       await this.bus.send(message.from, { t: 'notHere', id: message.id });
       return;
     }
-    const { hub } = found;
     if (
       !hub.attachments.get(message.attachment.attachmentId) &&
       !hub.attachments.wasEnded(message.attachment.attachmentId)

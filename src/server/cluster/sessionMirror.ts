@@ -74,6 +74,10 @@ export class SessionMirror {
 
   /** The session held here under `sessionId` (connected or waiting for its tab), with its principal. */
   find(sessionId: string): { principal: string; hub: Hub; session: SessionRecord } | null {
+    const known = this.written.get(sessionId)?.principal;
+    const hub = known === undefined ? undefined : this.tenants.peek(known);
+    const session = hub?.sessions.get(sessionId);
+    if (known !== undefined && hub && session) return { principal: known, hub, session };
     for (const [principal, hub] of this.tenants.entries()) {
       const session = hub.sessions.get(sessionId);
       if (session) return { principal, hub, session };
