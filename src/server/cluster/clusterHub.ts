@@ -86,6 +86,16 @@ export class ClusterHub implements HubPort {
     if (principal === null) throw new Error('cluster attach outside an authenticated request');
     const hub = this.deps.tenants.get(principal);
     const handle = await hub.attach(info);
+    await this.registerHome(principal, hub, handle, info);
+    return handle;
+  }
+
+  private async registerHome(
+    principal: string,
+    hub: Hub,
+    handle: AttachmentHandle,
+    info: AttachmentInfo,
+  ): Promise<void> {
     this.home.set(handle.attachmentId, { principal, handle, info });
     const summary = hub.attachments.get(handle.attachmentId)?.summary;
     if (summary) {
@@ -93,6 +103,26 @@ export class ClusterHub implements HubPort {
       await this.deps.store.addAttachment(principal, record).catch(() => undefined);
     }
     void this.deps.bus.broadcast({ t: 'attached', from: this.deps.bus.nodeId, principal, attachment: handle, info });
+  }
+
+  /**
+   * Registers an attachment of the current principal under a kept id and
+   * namespace (a stateless client's handle, presented to any node). Null when
+   * the person ended it, on any node.
+   */
+  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
+    const principal = currentPrincipal();
+    if (principal === null) throw new Error('cluster resume outside an authenticated request');
+    const existing = this.home.get(kept.attachmentId);
+    if (existing) {
+      const live = this.deps.tenants.peek(principal)?.attachments.get(kept.attachmentId);
+      return existing.principal === principal && live ? existing.handle : null;
+    }
+    if (this.deps.redis.ready() && (await this.deps.store.endedByPerson(kept.attachmentId))) return null;
+    const hub = this.deps.tenants.get(principal);
+    const handle = hub.resume(kept, info) ?? (hub.attachments.get(kept.attachmentId) ? kept : null);
+    if (handle === null) return null;
+    await this.registerHome(principal, hub, handle, info);
     return handle;
   }
 
@@ -200,7 +230,8 @@ export class ClusterHub implements HubPort {
   endedHere(principal: string, attachmentId: string): void {
     if (this.home.has(attachmentId)) this.emitTo(null, 'attachmentEnded', attachmentId);
     if (this.relaying.has(attachmentId)) return;
-    const { bus } = this.deps;
+    const { bus, store } = this.deps;
+    void store.markEndedByPerson(attachmentId).catch(() => undefined);
     void bus.broadcast({ t: 'detached', from: bus.nodeId, principal, attachmentId, byPerson: true });
   }
 
@@ -261,6 +292,7 @@ export class ClusterHub implements HubPort {
 
   private detached(event: Extract<ClusterEvent, { t: 'detached' }>): void {
     if (event.from === this.deps.bus.nodeId) return;
+    // A stateless client's attachment may be home on several nodes: one letting go does not end it here.
     const hub = this.deps.tenants.peek(event.principal);
     if (!hub) return;
     if (event.byPerson) {
@@ -268,7 +300,7 @@ export class ClusterHub implements HubPort {
       this.relaying.add(event.attachmentId);
       hub.endAttachment(event.attachmentId, true);
       this.relaying.delete(event.attachmentId);
-    } else void hub.detach(event.attachmentId);
+    } else if (!this.home.has(event.attachmentId)) void hub.detach(event.attachmentId);
   }
 
   private emitTo(principal: string | null, event: keyof HubEvents, arg: string | null): void {

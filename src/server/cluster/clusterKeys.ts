@@ -23,6 +23,10 @@ export const keys = {
   principalSessions: (principal: string) => `${P}psess:${principal}`,
   /** The MCP attachments of one principal (hash: attachment id → record). */
   principalAttachments: (principal: string) => `${P}patt:${principal}`,
+  /** An attachment the person ended: never resumed on any node. */
+  endedByPerson: (attachmentId: string) => `${P}ended:${attachmentId}`,
+  /** The secret every node signs stateless attachment handles with. */
+  handleKey: `${P}handle-key`,
   /** A paired host's credential record; the host ids of one principal. */
   credential: (hostId: string) => `${P}cred:${hostId}`,
   principalHosts: (principal: string) => `${P}phost:${principal}`,

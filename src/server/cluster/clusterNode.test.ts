@@ -6,7 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import type { ClusterHub } from './clusterHub.js';
 import type { ClusterNode } from './clusterNode.js';
+
+type ClusterHubPort = Pick<ClusterHub, 'resume'>;
 import {
   attachAs,
   callOp,
@@ -200,6 +203,40 @@ describe('SPEC §2, §9, §14 the person and the pairing, across nodes', () => {
     const attachment = await attachAs(a, 'alice');
     const outcome = await requestAs(a, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'revoked'));
     expect(!outcome.ok && outcome.error.code).toBe('session_closed');
+  });
+});
+
+describe('SPEC §2, §13, §14 attachments presented to any node (stateless clients)', () => {
+  it('an attachment resumed on another node under its id and namespace reaches the tab with the same namespace; once the person ends it, no node resumes it', async () => {
+    const { tab, sessionId } = await pairedTab(a, 'alice');
+    const first = await attachAs(b, 'alice');
+    const info = { clientName: 'stateless', transport: 'http' as const };
+    const resumed = await runAsPrincipal('alice', () => (c.hub as ClusterHubPort).resume(first, info));
+    expect(resumed).toEqual(first);
+    const outcome = await requestAs(c, 'alice', first.attachmentId, sessionId, callOp('test.read', 'resumed'));
+    expect(outcome.ok).toBe(true);
+    expect(tab.requests.at(-1)?.attachment).toMatchObject(first);
+    // Another principal presenting it gets nothing.
+    expect(await runAsPrincipal('bob', () => (c.hub as ClusterHubPort).resume(first, info))).toBeNull();
+    await waitUntil(
+      () => tab.status().attachments.some((x) => x.attachmentId === first.attachmentId),
+      5_000,
+      () => 'the tab to list it',
+    );
+    tab.session.detach(first.attachmentId);
+    await waitUntilAsync(
+      async () => (await runAsPrincipal('alice', () => (b.hub as ClusterHubPort).resume(first, info))) === null,
+      'node B to refuse it',
+    );
+    const fresh = { attachmentId: `${first.attachmentId}x`, namespace: first.namespace };
+    expect(await runAsPrincipal('alice', () => (a.hub as ClusterHubPort).resume(first, info))).toBeNull();
+    expect(await runAsPrincipal('alice', () => (a.hub as ClusterHubPort).resume(fresh, info))).toEqual(fresh);
+  });
+
+  it('every node reads the same handle key from Redis, made once', async () => {
+    const keys = await Promise.all([a, b, c].map((node) => node.handleKey()));
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

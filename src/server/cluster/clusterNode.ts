@@ -75,11 +75,13 @@ export interface ClusterNodeOptions {
 export interface ClusterNode {
   readonly nodeId: string;
   readonly urls: ServerUrls & { nodeId: string; healthUrl: string; readyUrl: string; publicUrl?: string };
-  readonly hub: HubPort;
+  readonly hub: HubPort & Pick<ClusterHub, 'resume'>;
   role(): 'hub' | 'front';
   readonly mcpReady: Promise<void>;
   readonly closed: Promise<void>;
   health(): NodeHealth;
+  /** The secret (hex) every node signs stateless attachment handles with, shared through Redis. */
+  handleKey(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -302,6 +304,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
     mcpReady: Promise.all([import('../mcp/index.js'), endpoint.warm(), relay.warm()]).then(() => undefined),
     closed,
     health,
+    handleKey: () => store.handleKey(() => randomBytes(32).toString('hex')),
     close,
   };
 }

@@ -89,6 +89,28 @@ export class ClusterStore {
     return (await this.attachmentsOf(principal)).map((r) => r.summary);
   }
 
+  /** Remembers that the person ended an attachment (for a day: a client gone that long attaches anew). */
+  async markEndedByPerson(attachmentId: string): Promise<void> {
+    await this.redis().set(keys.endedByPerson(attachmentId), '1', 'PX', 24 * 60 * 60_000);
+  }
+
+  /** True when the person ended this attachment on any node. */
+  async endedByPerson(attachmentId: string): Promise<boolean> {
+    return (await this.redis().exists(keys.endedByPerson(attachmentId))) === 1;
+  }
+
+  /**
+   * The secret every node shares for stateless attachment handles: made once
+   * by whichever node asks first (SET NX), read by the others.
+   */
+  async handleKey(fresh: () => string): Promise<string> {
+    const redis = this.redis();
+    await redis.set(keys.handleKey, fresh(), 'NX');
+    const key = await redis.get(keys.handleKey);
+    if (key === null) throw new Error('the cluster handle key vanished');
+    return key;
+  }
+
   /** Renews this node's membership lease. */
   async renewMembership(record: ClusterNodeRecord, leaseMs: number): Promise<void> {
     await this.redis()
