@@ -22,7 +22,17 @@ import {
 import { startClusterProxy, type ClusterProxy } from '../src/testSupport/clusterProxy.js';
 import { startTestRedis, type TestRedis } from '../src/testSupport/redisServer.js';
 import { serveClusterPage, type ServedClusterPage } from './fixtures/cluster/servePage.js';
-import { callTool, connectHttpClient, launchBrowser, startServer, type ServerHandle } from './harness/index.js';
+import { extensionIdOf } from './fixtures/extension/extensionId.js';
+import { PopupDriver } from './fixtures/extension/popupDriver.js';
+import {
+  callTool,
+  connectHttpClient,
+  launchBrowser,
+  launchPersistentBrowser,
+  repoRoot,
+  startServer,
+  type ServerHandle,
+} from './harness/index.js';
 
 const TOKENS = { alice: 'alice-e2e-token-0123456789abcdef', bob: 'bob-e2e-token-0123456789abcdef00' } as const;
 type Principal = keyof typeof TOKENS;
@@ -374,5 +384,30 @@ describe('SPEC §14 faults', () => {
     const after = await echo('after');
     expect(after.isError).toBe(false);
     expect(after.envelope.data).toMatchObject({ result: { value: 'after', tab: 'restart' } });
+  });
+});
+
+describe('SPEC §14 the extension on a vendor relay', () => {
+  it("the popup's relay token rides the upgrade: without it the relay refuses the extension, with it the extension pairs for its principal and the token is never shown back", async () => {
+    const extensionDir = join(repoRoot, 'dist/extension');
+    const persistent = await launchPersistentBrowser({ extensionPaths: [extensionDir] });
+    try {
+      const popup = await PopupDriver.open(persistent.context, extensionIdOf(extensionDir));
+      const relay = `${proxy.origin.replace(/^http/, 'ws')}/relay`;
+      const before = proxy.routed.length;
+      await popup.setRelay(relay);
+      await expect.poll(() => popup.relayState()).toBe('unpaired');
+      await popup.root.locator('input[name=pair-code]').fill(await pairCode(nodes[1] as ServerHandle, 'bob'));
+      await popup.root.locator('form:has(input[name=pair-code]) button').click();
+      // The upgrade is refused (401) before any hello: the popup never gets to paired.
+      await expect.poll(() => proxy.routed.length).toBeGreaterThan(before);
+      expect(await popup.relayState()).not.toBe('paired');
+      await popup.setRelay(relay, TOKENS.bob);
+      await popup.pair(await pairCode(nodes[2] as ServerHandle, 'bob'));
+      expect(await popup.root.locator('input[name=relay-token]').inputValue()).toBe('');
+      expect(await popup.page.content()).not.toContain(TOKENS.bob);
+    } finally {
+      await persistent.close();
+    }
   });
 });
