@@ -8,7 +8,7 @@
  * tab that is reconnecting (to any node) is waited for, as on one machine.
  */
 import { sessionContextUri, type CatalogDocument, type Operation, type SessionSummary } from '../../protocol/index.js';
-import type { ClusterEvent } from '../../protocol/clusterBus.js';
+import type { ClusterEvent, ClusterSessionRecord } from '../../protocol/clusterBus.js';
 import type { Hub } from '../hub/hub.js';
 import type {
   AttachmentHandle,
@@ -26,6 +26,7 @@ import type { ClusterStore } from './clusterStore.js';
 import type { Forwarder } from './forwarder.js';
 import { currentPrincipal } from './principalContext.js';
 import type { RedisClients } from './redisClients.js';
+import { RouteCache } from './routeCache.js';
 import type { TenantHubs } from './tenantHubs.js';
 
 /** An attachment whose MCP client talks to this node. */
@@ -51,6 +52,8 @@ export interface ClusterHubDeps {
   logger: Logger;
   /** How long a request waits for a reconnecting tab (SPEC §9: about 5 s). */
   reconnectWaitMs: number;
+  /** How long a route to another node is used without reading it again. */
+  routeMaxAgeMs: number;
   now?: () => number;
 }
 
@@ -65,9 +68,16 @@ export class ClusterHub implements HubPort {
   /** Attachments being ended because another node said so (not announced again). */
   private readonly relaying = new Set<string>();
   private readonly now: () => number;
+  private readonly routes: RouteCache;
 
   constructor(private readonly deps: ClusterHubDeps) {
     this.now = deps.now ?? Date.now;
+    this.routes = new RouteCache(deps.routeMaxAgeMs, this.now);
+  }
+
+  /** Redis went away: every route is read again once it is back. */
+  forgetRoutes(): void {
+    this.routes.forget(null);
   }
 
   /** True when `principal` has attachments whose clients talk to this node. */
@@ -204,6 +214,7 @@ export class ClusterHub implements HubPort {
   event(event: ClusterEvent): void {
     switch (event.t) {
       case 'sessions':
+        this.routes.forget(event.sessionId, event.principal);
         for (const wake of [...this.waiters]) wake();
         return this.emitTo(
           event.principal,
@@ -211,6 +222,7 @@ export class ClusterHub implements HubPort {
           event.sessionId,
         );
       case 'resync':
+        this.routes.forget(null);
         for (const wake of [...this.waiters]) wake();
         for (const l of this.listeners) if (l.event === 'sessionsChanged') (l.fn as () => void)();
         return;
@@ -326,14 +338,9 @@ export class ClusterHub implements HubPort {
     let mutation = true;
     for (;;) {
       if (!this.deps.redis.ready()) return storeUnavailable();
-      const route = await this.deps.store.route(sessionId).catch(() => null);
-      if (route === null) return storeUnavailable();
-      if (route.kind === 'unknown') return sessionNotFound();
-      if (route.kind === 'closed')
-        return route.principal === attachment.principal ? sessionClosed() : sessionNotFound();
-      const { record, owner } = route;
-      if (record.principal !== attachment.principal) return sessionNotFound();
-      const reads = new Set(record.reads);
+      const found = await this.route(sessionId, attachment.principal);
+      if ('ok' in found) return found;
+      const { record, owner, reads } = found;
       mutation = mutates(op, reads);
       if (owner === this.deps.bus.nodeId && hub.sessions.get(sessionId)?.conn) {
         return hub.request(attachment.handle.attachmentId, sessionId, op, options);
@@ -357,12 +364,30 @@ export class ClusterHub implements HubPort {
           options,
         );
         if (forwarded.kind === 'outcome') return forwarded.outcome;
+        this.routes.forget(sessionId);
       }
       if (options.signal?.aborted) return cancelledOutcome(null);
       const left = waitUntil - this.now();
       if (left <= 0) return stillReconnecting(mutation);
       await this.changeOrTimeout(Math.min(left, RECHECK_MS));
     }
+  }
+
+  /** Where a session of `principal` is: from the route cache, or read from Redis (and cached when held elsewhere). */
+  private async route(
+    sessionId: string,
+    principal: string,
+  ): Promise<HubOutcome | { record: ClusterSessionRecord; owner: string | null; reads: ReadonlySet<string> }> {
+    const cached = this.routes.get(sessionId);
+    if (cached) return cached.record.principal === principal ? cached : sessionNotFound();
+    const route = await this.deps.store.route(sessionId).catch(() => null);
+    if (route === null) return storeUnavailable();
+    if (route.kind === 'unknown') return sessionNotFound();
+    if (route.kind === 'closed') return route.principal === principal ? sessionClosed() : sessionNotFound();
+    const { record, owner } = route;
+    if (record.principal !== principal) return sessionNotFound();
+    if (owner !== null && owner !== this.deps.bus.nodeId && record.connected) return this.routes.set(record, owner);
+    return { record, owner, reads: new Set(record.reads) };
   }
 
   private changeOrTimeout(ms: number): Promise<void> {

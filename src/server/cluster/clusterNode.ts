@@ -150,6 +150,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
     forwarder,
     logger,
     reconnectWaitMs: hubTiming.reconnectWaitMs,
+    routeMaxAgeMs: timing.leaseMs,
   });
   late.hub = clusterHub;
   bus.onInbox((message) => {
@@ -196,6 +197,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   });
   redis.onDown(() => {
     member = false;
+    clusterHub.forgetRoutes();
     forwarder.loseAll('store');
   });
   await bus.start().catch(() => undefined);

@@ -12,9 +12,12 @@
  * ```
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { PrincipalSchema } from '../../protocol/clusterBus.js';
+
+/** How often the token file is looked at for a change. */
+export const RELOAD_CHECK_MS = 2_000;
 
 /** The shortest token accepted in clear. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -78,23 +81,29 @@ export function tokenFileResolver(
   path: string,
   hooks: { onReloaded?: (count: number) => void; onReloadFailed?: (message: string) => void } = {},
 ): PrincipalResolver {
+  // The stamp is taken before each read, so a change landing during the read is seen at the next look.
+  const stamp = () => {
+    const s = statSync(path);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  };
+  let seen = stamp();
   let byDigest = parseTokenFile(readFileSync(path, 'utf8'));
-  let seen = statSync(path).mtimeMs;
-  const reload = () => {
+  const look = () => {
     try {
-      const mtime = statSync(path).mtimeMs;
-      if (mtime === seen) return;
-      seen = mtime;
+      const now = stamp();
+      if (now === seen) return;
+      seen = now;
       byDigest = parseTokenFile(readFileSync(path, 'utf8'));
       hooks.onReloaded?.(byDigest.size);
     } catch (error) {
       hooks.onReloadFailed?.((error as Error).message);
     }
   };
-  watchFile(path, { interval: 2_000, persistent: false }, reload);
+  const timer = setInterval(look, RELOAD_CHECK_MS);
+  timer.unref();
   return {
     // Looked up by digest: the presented token is hashed first, so the lookup's timing says nothing of it.
     principalOf: (token) => (token.length > 512 ? null : (byDigest.get(tokenDigest(token)) ?? null)),
-    close: () => unwatchFile(path, reload),
+    close: () => clearInterval(timer),
   };
 }
