@@ -48,6 +48,9 @@ export default defineConfig(({ mode }) => {
   return {
     root,
     publicDir: false,
+    // Every URL the build writes (the worker, lazy chunks) relative to the module that loads it, so the
+    // prebuilt files work from any path or CDN (SPEC §10); scripts/bundle.test.ts scans for absolute ones.
+    base: './',
     // Lib mode leaves process.env alone; bundled dependencies must not reach for `process` in a page.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {

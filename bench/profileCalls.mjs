@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { runRoundTrips } from './lib/measure.mjs';
 import { trialStats } from './lib/stats.mjs';
 import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
@@ -52,7 +52,7 @@ try {
   await client.listTools();
   const op = readCall({
     sessionId,
-    callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS),
+    callTool: (name, args) => client.callTool({ name, arguments: args }, REQUEST_OPTIONS),
   });
   await runRoundTrips(op, 2_000, 1);
 

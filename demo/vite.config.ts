@@ -13,6 +13,18 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // The chart library and zod in chunks of their own: no one file over Vite's 500 kB warning, which
+        // `npm start` would otherwise print in a form that looks like an error.
+        codeSplitting: {
+          groups: [
+            { name: 'lightweight-charts', test: /node_modules[\\/]lightweight-charts/ },
+            { name: 'zod', test: /node_modules[\\/]zod/ },
+          ],
+        },
+      },
+    },
   },
   worker: { format: 'es' },
   server: { port: 5173, strictPort: false },

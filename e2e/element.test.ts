@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSIONS_URI, type SessionsDocument } from '../src/protocol/index.js';
@@ -296,17 +296,100 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await second.close();
   });
 
+  it('SPEC §9 a pairing link opened in the paired tab shows the grant it proposes: declined, nothing changes; accepted, it applies', async () => {
+    const sessionId = (await page.evaluate(() => window.elementTest.status()?.sessionId)) ?? '';
+    const prompt = page.locator(`${ELEMENT} [part=pair-link]`);
+    expect(await grantOf()).toBe('write');
+    expect(await page.locator(`${ELEMENT} [data-testid=trading]`).innerText()).toMatch(
+      /Trading off on the server \(start it with --enable-trading\)/,
+    );
+
+    // Opened over this page's own address: only the fragment changes, so no reload.
+    const declined = await freshCode('trade');
+    await page.evaluate((code) => (location.hash = `pair=${code}`), declined);
+    await expect
+      .poll(() => prompt.innerText())
+      .toMatch(/proposes Trade access for MCP clients in this tab \(now\s+Write\)/);
+    expect(await prompt.innerText()).toContain('--enable-trading');
+    expect(page.url()).not.toContain('#pair');
+    await prompt.getByRole('button', { name: 'Keep Write' }).click();
+    expect(await prompt.count()).toBe(0);
+    expect(await grantOf()).toBe('write');
+    expect(await sessionGrant(sessionId)).toBe('write');
+
+    // Opened as a new page load of the paired tab: the kept credential connects, the link still asks.
+    const accepted = await freshCode('trade');
+    await page.goto(fixtureUrl(accepted));
+    await ready(page);
+    await expect.poll(() => prompt.innerText()).toMatch(/proposes Trade access/);
+    expect(await grantOf()).toBe('write');
+    await prompt.getByRole('button', { name: 'Switch to Trade' }).click();
+    expect(await grantOf()).toBe('trade');
+    await expect.poll(() => sessionGrant(sessionId)).toBe('trade');
+    expect((await page.evaluate(() => window.elementTest.grantEvents())).at(-1)).toEqual({
+      grant: 'trade',
+      source: 'pairing-link',
+    });
+    expect(await page.evaluate(() => window.elementTest.status()?.sessionId)).toBe(sessionId);
+
+    // The same link again: its code is spent, and the page says so with the command for a fresh one.
+    await page.evaluate((code) => (location.hash = `pair=${code}`), accepted);
+    await expect.poll(() => prompt.innerText()).toMatch(/did not work: it was expired or already used/);
+    expect(await prompt.innerText()).toContain('npx tradescript-mcp pair');
+    await prompt.getByRole('button', { name: 'OK' }).click();
+    expect(await page.evaluate(() => window.elementTest.status()?.state)).toBe('paired');
+    await chooseGrant('write');
+  });
+
+  it('SPEC §9 a relay that does not allow the page’s origin: the element says which --allowed-origin admits it, the log names the origin', async () => {
+    const strict = await startServer(['serve', '--http', '127.0.0.1:0']);
+    const { stdout } = await run(process.execPath, [serverBin, 'pair', '--json'], { env: childEnv(strict.home) });
+    const code = (JSON.parse(stdout) as { code: string }).code;
+    const other = await newPage(browser);
+    await other.page.goto(`${served.url}?relay=${encodeURIComponent(strict.ready.relayUrl)}#pair=${code}`);
+    await expect
+      .poll(() => other.page.locator(`${ELEMENT} [data-testid=message]`).innerText())
+      .toBe(`This origin is not allowed: start the server with --allowed-origin ${served.origin}.`);
+    expect(await other.page.locator(`${ELEMENT} [data-testid=message] code`).innerText()).toBe(
+      `--allowed-origin ${served.origin}`,
+    );
+    await expect
+      .poll(() => strict.logs())
+      .toContain(
+        `relay upgrade refused reason="origin" origin="${served.origin}" admit="--allowed-origin ${served.origin}"`,
+      );
+    await other.close();
+    await strict.close();
+  });
+
+  it('SPEC §11 `status` says trading is off; `pair --grant trade` says what its link will do', async () => {
+    const env = childEnv(server.home);
+    const status = await run(process.execPath, [serverBin, 'status'], { env });
+    expect(status.stdout).toContain('trading: off: trade-class controls are refused whatever a tab grants');
+    const pair = await run(process.execPath, [serverBin, 'pair', '--grant', 'trade'], { env });
+    expect(pair.stdout.trim()).toMatch(/#pair=[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(pair.stderr).toContain('A tab not paired yet pairs with MCP access "trade"');
+    expect(pair.stderr).toContain('applied only if they accept');
+    expect(pair.stderr).toContain('--enable-trading');
+  });
+
   it('SPEC §10 screenshot of the paired element for the README (UPDATE_SCREENSHOTS=1 writes docs/images)', async () => {
     await screenshot(page, 'element.png');
   });
 
-  it('SPEC §10 "detach all" ends every attachment: the MCP client sees its connection closed', async () => {
+  it('SPEC §2 §10 "detach all" ends every attachment’s use of this terminal; the MCP client stays connected for other terminals', async () => {
     const detach = page.locator(`${ELEMENT} [part=detach]`);
+    const sessionId = (await page.evaluate(() => window.elementTest.status()?.sessionId)) ?? '';
     await detach.click();
     await expect.poll(() => page.evaluate(() => window.elementTest.status()?.attachments.length)).toBe(0);
     expect(await detach.isDisabled()).toBe(true);
-    // Over Streamable HTTP the server closed this MCP session: its next request is refused.
-    await expect(client.listTools()).rejects.toThrow(/Session not found/);
+    // The connection stays open (it may use other hosts' terminals); this terminal refuses it.
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const refused = await client.callTool({
+      name: 'tradescript_get_context',
+      arguments: { sessionId, target: { scope: 'session' } },
+    });
+    expect(JSON.stringify(refused.structuredContent)).toContain('control_unavailable');
     expect(errors).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -100,8 +100,11 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
   /** Moves the main chart back by half its span through MCP; returns the receipt and the range asked for. */
   const moveChart = async () => {
     const shown = await chartRange(demo, MAIN_CHART.chartId);
-    const span = shown.to - shown.from;
-    const wanted = { from: shown.from - Math.floor(span / 2), to: shown.to - Math.floor(span / 2) };
+    const span = shown.endTime - shown.startTime;
+    const wanted = {
+      startTime: shown.startTime - Math.floor(span / 2),
+      endTime: shown.endTime - Math.floor(span / 2),
+    };
     const call = await callTool<CallReceipt>(client, 'tradescript_call', {
       sessionId: demoSession,
       target: MAIN_CHART,
@@ -149,9 +152,14 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
     const { call, shown } = await moveChart();
     expect(call.isError).toBe(false);
     expect(call.envelope.meta.sessionId).toBe(demoSession);
-    const applied = call.envelope.data!.result as { from: number; to: number };
-    expect(applied.from).toBeLessThan(shown.from);
-    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    const applied = call.envelope.data!.result as { startTime: number; endTime: number };
+    expect(applied.startTime).toBeLessThan(shown.startTime);
+    await expect
+      .poll(() => chartRange(demo, MAIN_CHART.chartId))
+      .toEqual({
+        startTime: applied.startTime,
+        endTime: applied.endTime,
+      });
     await expect.poll(() => popup.activity(demoOrigin).first().textContent()).toMatch(/chart\.setVisibleRange\s*ok/);
     await expect.poll(() => popup.session(demoSession).locator('.clients').textContent()).toContain('tradescript-e2e');
     await expect.poll(() => demo.getByTestId('bridge-clients').textContent()).toBe('1 MCP client');
@@ -188,8 +196,13 @@ describe('Chrome extension with the demo terminal (?bridge=extension)', () => {
     const { call } = await moveChart();
     expect(call.isError).toBe(false);
     expect(call.envelope.meta.sessionId).toBe(demoSession);
-    const applied = call.envelope.data!.result as { from: number; to: number };
-    await expect.poll(() => chartRange(demo, MAIN_CHART.chartId)).toEqual({ from: applied.from, to: applied.to });
+    const applied = call.envelope.data!.result as { startTime: number; endTime: number };
+    await expect
+      .poll(() => chartRange(demo, MAIN_CHART.chartId))
+      .toEqual({
+        startTime: applied.startTime,
+        endTime: applied.endTime,
+      });
     // The popup reconnected to the new service worker, which kept the site's activity from before the stop.
     await expect
       .poll(() => popup.activity(demoOrigin).allTextContents())
@@ -350,6 +363,32 @@ describe('Chrome extension with a fixture terminal: origins, grants, the credent
     expect((await seen()).filter((m) => m.includes('"t":"offer"'))).toEqual([]);
     expect((await sessions()).sessions.filter((s) => s.origin === pages.granted)).toHaveLength(1);
     await quiet.close();
+  });
+
+  it('SPEC §9 the granted site framed by a page of another origin, in the same profile, is never linked: no ready, no session', async () => {
+    const before = (await sessions()).sessions.filter((s) => s.origin === pages.granted).length;
+    const framing = await context.newPage();
+    await framing.goto(`${pages.foreign}/?expose=0`);
+    await framing.evaluate(async (src) => {
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      document.body.append(frame);
+      await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    }, `${pages.granted}/`);
+    const framed = framing.frames().find((f) => f.url().startsWith(pages.granted))!;
+    // The framed terminal waits for the extension as it would at the top; no content script runs in a frame.
+    await framed.waitForFunction(() => (window as unknown as { extensionTest?: unknown }).extensionTest !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const state = await framed.evaluate(() => {
+      const w = window as unknown as { extensionTest: { status(): { linked: boolean } | null }; __seen: string[] };
+      return {
+        linked: w.extensionTest.status()?.linked ?? false,
+        ready: w.__seen.some((m) => m.includes('"t":"ready"')),
+      };
+    });
+    expect(state).toEqual({ linked: false, ready: false });
+    expect((await sessions()).sessions.filter((s) => s.origin === pages.granted)).toHaveLength(before);
+    await framing.close();
   });
 
   it('SPEC §2 §5 the site’s grant set in the popup applies to the next call (read refuses a write control)', async () => {

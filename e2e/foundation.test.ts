@@ -154,9 +154,9 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
       target: MAIN_CHART,
       controlId: 'chart.getVisibleRange',
     });
-    const shown = range.envelope.data!.result as { from: number; to: number };
-    const span = shown.to - shown.from;
-    const wanted = { from: shown.from - span, to: shown.to - Math.floor(span / 2) };
+    const shown = range.envelope.data!.result as { startTime: number; endTime: number };
+    const span = shown.endTime - shown.startTime;
+    const wanted = { startTime: shown.startTime - span, endTime: shown.endTime - Math.floor(span / 2) };
 
     const moved = await t.call<CallReceipt>('tradescript_call', {
       sessionId: t.sessionId,
@@ -177,25 +177,25 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
       revisionsAfter: { viewport: before + 1 },
     });
     expect(moved.envelope.meta.requestId).toBe(`move-${transport}`);
-    const applied = receipt.result as { from: number; to: number };
+    const applied = receipt.result as { startTime: number; endTime: number };
     await t.page.waitForFunction(
       ([id, from, to]) => {
         const r = (
           window as unknown as {
-            __tradescriptDemo: { charts: Record<string, { visibleRange(): { from: number; to: number } }> };
+            __tradescriptDemo: { charts: Record<string, { visibleRange(): { startTime: number; endTime: number } }> };
           }
         ).__tradescriptDemo.charts[id as string]!.visibleRange();
-        return r.from === from && r.to === to;
+        return r.startTime === from && r.endTime === to;
       },
-      ['btc-main', applied.from, applied.to] as const,
+      ['btc-main', applied.startTime, applied.endTime] as const,
     );
-    expect(applied.from).not.toBe(shown.from);
+    expect(applied.startTime).not.toBe(shown.startTime);
 
     const stale = await t.call('tradescript_call', {
       sessionId: t.sessionId,
       target: MAIN_CHART,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: shown.from, to: shown.to }],
+      args: [{ startTime: shown.startTime, endTime: shown.endTime }],
       expectedRevisions: { viewport: before },
     });
     expect(stale.isError).toBe(true);
@@ -204,7 +204,7 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
       retry: 'after_reread',
       details: { current: { viewport: before + 1 } },
     });
-    expect(await shownRange(t.page)).toEqual({ from: applied.from, to: applied.to });
+    expect(await shownRange(t.page)).toEqual({ startTime: applied.startTime, endTime: applied.endTime });
   });
 
   it('SPEC §4 invalid arguments get exact, value-free diagnostics', async () => {
@@ -232,12 +232,12 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
       sessionId: t.sessionId,
       target: MAIN_CHART,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: 'yesterday-9931', to: 5 }],
+      args: [{ startTime: 'yesterday-9931', endTime: 5 }],
       expectedRevisions: { viewport: await viewportRevision() },
     });
     expect(badArg.envelope.error).toMatchObject({ code: 'invalid_input' });
     expect(badArg.envelope.error!.validation_errors).toContainEqual(
-      expect.objectContaining({ path: ['args', 0, 'from'], code: 'invalid_type' }),
+      expect.objectContaining({ path: ['args', 0, 'startTime'], code: 'invalid_type' }),
     );
     expect(JSON.stringify(badArg.result)).not.toContain('yesterday-9931');
 
@@ -245,7 +245,7 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
       sessionId: t.sessionId,
       target: MAIN_CHART,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: 1, to: 2 }],
+      args: [{ startTime: 1, endTime: 2 }],
     });
     expect(missing.envelope.error).toMatchObject({
       code: 'invalid_input',

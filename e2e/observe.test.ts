@@ -5,7 +5,7 @@
  * `diagnostics.ticks` channel can force ring-buffer evictions. The demo's
  * hooks count what its sources emitted and which listeners they hold.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -264,14 +264,14 @@ describe('SPEC §7 §8 subscriptions and snapshots over http', () => {
       target: MAIN,
       controlId: 'chart.getVisibleRange',
     });
-    const shown = range.envelope.data!.result as { from: number; to: number };
+    const shown = range.envelope.data!.result as { startTime: number; endTime: number };
     const viewport = (await demo((d) => d.charts['btc-main']!.revisions()))['viewport']!;
-    const span = shown.to - shown.from;
+    const span = shown.endTime - shown.startTime;
     await t.call('tradescript_call', {
       sessionId: t.sessionId,
       target: MAIN,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: shown.from - span, to: shown.to - span }],
+      args: [{ startTime: shown.startTime - span, endTime: shown.endTime - span }],
       expectedRevisions: { viewport },
     });
     const box = (await t.page.getByTestId('panel-chart-btc-main').locator('canvas').first().boundingBox())!;
@@ -366,7 +366,7 @@ describe('SPEC §7 §8 subscriptions and snapshots over http', () => {
       sessionId: t.sessionId,
       target: MAIN,
       controlId: 'chart.setVisibleRange',
-      args: [{ from: shown.from - 3_600, to: shown.to - 3_600 }],
+      args: [{ startTime: shown.startTime - 3_600, endTime: shown.endTime - 3_600 }],
       expectedRevisions: { viewport },
     });
     expect(moved.isError).toBe(false);

@@ -109,6 +109,13 @@ describe.each<Transport>(['http', 'stdio'])('trading over %s with --enable-tradi
     await t?.close();
   });
 
+  it('SPEC §11 the ready line and the page say trading is enabled', async () => {
+    expect(t.ready.tradingEnabled).toBe(true);
+    await expect
+      .poll(() => t.page.locator('tradescript-bridge [data-testid=trading]').innerText())
+      .toBe('Trading enabled on the server');
+  });
+
   it('SPEC §5 with the grant still write, trade controls are listed unavailable (attachment-grant) and refused', async () => {
     const listed = await t.call<ListControlsData>('tradescript_list_controls', {
       sessionId: t.sessionId,
@@ -275,6 +282,7 @@ describe.each<Transport>(['http', 'stdio'])('trading over %s with --enable-tradi
 describe('SPEC §5 execution opt-in and tool allowlist (http)', () => {
   it('without --enable-trading trade controls are unavailable (adapter-maximum) and refused (execution_disabled)', async () => {
     const t = await openTerminal('http');
+    expect(t.ready.tradingEnabled).toBe(false);
     const listed = await t.call<ListControlsData>('tradescript_list_controls', {
       sessionId: t.sessionId,
       target: SESSION,

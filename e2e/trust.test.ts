@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CallReceipt, ContextData } from '../src/protocol/index.js';
+import { CLOSE_CODES, type CallReceipt, type ContextData } from '../src/protocol/index.js';
 import {
   callTool,
   connectHttpClient,
@@ -16,6 +16,7 @@ import {
   pairPage,
   rawInitializeStatus,
   startServer,
+  upgradeOutcome,
   upgradeStatus,
 } from './harness/index.js';
 import { MAIN_CHART, openTerminal } from './support/terminal.js';
@@ -78,15 +79,25 @@ describe('SPEC §9 /mcp and the relay refuse foreign Origin and Host', () => {
     );
   });
 
-  it('SPEC §9 the relay upgrade answers 403 to a foreign Origin or Host', async () => {
+  it('SPEC §9 the relay refuses a foreign Origin (closed with 4430 and the flag that admits it, nothing else) or Host (403)', async () => {
     const relayUrl = server!.ready.relayUrl;
     const demoOrigin = new URL(server!.ready.demoUrl!).origin;
     const port = new URL(relayUrl).port;
-    expect(await upgradeStatus(relayUrl, { origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeOutcome(relayUrl, { origin: 'http://evil.example' })).toEqual({
+      status: 101,
+      close: {
+        code: CLOSE_CODES.originNotAllowed,
+        reason: 'this origin is not allowed: start the server with --allowed-origin http://evil.example',
+      },
+      frames: 0,
+    });
     expect(await upgradeStatus(relayUrl, {})).toBe(403);
     expect(await upgradeStatus(relayUrl, { origin: demoOrigin, host: `rebind.example:${port}` })).toBe(403);
     expect(await upgradeStatus(relayUrl, { origin: demoOrigin })).toBe(101);
-    expect(server!.logs()).not.toMatch(/evil\.example/);
+    // Origins are not secrets: the log names the refused one and the flag that admits it.
+    expect(server!.logs()).toContain(
+      'relay upgrade refused reason="origin" origin="http://evil.example" admit="--allowed-origin http://evil.example"',
+    );
   });
 });
 

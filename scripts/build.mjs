@@ -3,6 +3,8 @@
  * `npm run build`: four steps, one line each with its duration.
  *
  * 1. node     `tsc -p tsconfig.server.json` (incremental) → dist/node; the bin is made executable.
+ *    types    `tsc -p tsconfig.types.json` (incremental, declarations only) → dist/types, the
+ *             typings of the browser entries (`tradescript-mcp`, `/element`, `/extension`).
  * 2. browser  `vite build` with the root vite.config.ts → dist/browser (SDK, bridge, element), then
  *             `--mode extension` for the extension entry (`tradescript-mcp/extension`) on its own.
  * 3. demo     `vite build -c demo/vite.config.ts` → dist/demo.
@@ -11,7 +13,7 @@
  *
  * A step whose entry does not exist yet is skipped with a note. Any other failure
  * prints its output and fails the build (after the other steps have run, so one
- * run shows every problem). tsc runs in a child process alongside the Vite builds.
+ * run shows every problem). Both tsc runs are child processes alongside the Vite builds.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
@@ -23,6 +25,8 @@ process.chdir(root);
 const NODE_OUT = 'dist/node';
 const BIN = `${NODE_OUT}/server/bin.js`;
 const TS_BUILD_INFO = 'dist/.tsbuildinfo-node';
+const TYPES_OUT = 'dist/types';
+const TYPES_BUILD_INFO = 'dist/.tsbuildinfo-types';
 const DEMO_CONFIG = 'demo/vite.config.ts';
 const EXTENSION_CONFIG = 'extension/vite.config.ts';
 const EXTENSION_CONTENT_CONFIG = 'extension/vite.content.config.ts';
@@ -68,6 +72,16 @@ async function buildNode() {
   if (!existsSync(BIN)) return { note: `${NODE_OUT} (no src/server/bin.ts yet, so no ${BIN})` };
   chmodSync(BIN, 0o755);
   return { note: `${NODE_OUT}, bin ${BIN}` };
+}
+
+/** Step 1b: declarations of the browser entries, so a TypeScript consumer of the package gets types. */
+async function buildTypes() {
+  if (!hasSources('src/sdk')) return { skipped: 'no src/sdk sources yet' };
+  if (!existsSync(TYPES_OUT)) rmSync(TYPES_BUILD_INFO, { force: true });
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const { code, output } = await run(process.execPath, [tsc, '-p', 'tsconfig.types.json', '--pretty', 'false']);
+  if (code !== 0) return { failed: `${output}\ntsc -p tsconfig.types.json exited with ${code}` };
+  return { note: TYPES_OUT };
 }
 
 /** Step 2: the browser library, if any of its entries exists; then the extension entry in its own pass. */
@@ -129,12 +143,13 @@ async function step(name, body) {
 
 const startedAt = performance.now();
 const node = step('node', buildNode);
+const types = step('types', buildTypes);
 const vite = await import('vite');
 const browser = await step('browser', () => buildBrowser(vite));
 const demo = await step('demo', () => buildDemo(vite));
 const extension = await step('extension', () => buildExtension(vite));
 // Reported in a fixed order once all are done: tsc runs alongside the Vite builds.
-const failed = [await node, browser, demo, extension].map(report).some(Boolean);
+const failed = [await node, await types, browser, demo, extension].map(report).some(Boolean);
 const total = ((performance.now() - startedAt) / 1000).toFixed(1);
 if (failed) {
   console.error(`build: failed after ${total}s`);

@@ -12,8 +12,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const TOOL = 'bench_ping';
 /** The installed package's folder (its exports name only dist/index.js). */
@@ -92,7 +92,7 @@ export async function openPeer(h, browser) {
   const request = { name: TOOL, arguments: {} };
   return {
     async call() {
-      const result = await client.callTool(request, undefined, { timeout: 30_000 });
+      const result = await client.callTool(request, { timeout: 30_000 });
       return result.isError !== true;
     },
     close,

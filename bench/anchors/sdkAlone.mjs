@@ -1,11 +1,11 @@
 /**
- * The MCP SDK ALONE (SPEC §12): the same SDK `Client` calling one trivial tool of
- * an SDK `Server` (bench/fixtures/sdkServer.mjs) over stdio and Streamable HTTP.
+ * The MCP SDK ALONE (SPEC §12): the same SDK v2 `Client` calling one trivial
+ * tool of an SDK `Server` (bench/fixtures/sdkServer.mjs) over stdio and
+ * Streamable HTTP (2025-11-25 sessions, and 2026-07-28 stateless).
  */
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
 
 const fixture = fileURLToPath(new URL('../fixtures/sdkServer.mjs', import.meta.url));
@@ -15,7 +15,7 @@ const REQUEST = { name: 'ping', arguments: {} };
 /** @param {Client} client */
 function caller(client) {
   return async () => {
-    const result = await client.callTool(REQUEST, undefined, { timeout: 30_000 });
+    const result = await client.callTool(REQUEST, { timeout: 30_000 });
     return result.isError !== true;
   };
 }
@@ -34,14 +34,18 @@ export async function openSdkStdio() {
 }
 
 /**
- * The SDK server over Streamable HTTP.
+ * The SDK server over Streamable HTTP: 2025-11-25 sessions, or with `modern`
+ * the stateless 2026-07-28 handler and a client pinned to that revision.
  * @param {{ perRequestSignalFetch: Function }} h the harness
+ * @param {boolean} [modern]
  */
-export async function openSdkHttp(h) {
-  const { child, rest } = await spawnUntilLine([fixture, '--http'], { prefix: 'sdk-anchor ready ' });
+export async function openSdkHttp(h, modern = false) {
+  const { child, rest } = await spawnUntilLine([fixture, modern ? '--http2026' : '--http'], {
+    prefix: 'sdk-anchor ready ',
+  });
   const { url } = JSON.parse(rest);
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: h.perRequestSignalFetch() });
-  const client = new Client(clientInfo);
+  const client = new Client(clientInfo, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   await client.connect(transport);
   await client.listTools();
   return {

@@ -45,7 +45,7 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
 
 /**
  * @typedef {object} Terminal
- * @property {import('@modelcontextprotocol/sdk/client/index.js').Client} client
+ * @property {import('@modelcontextprotocol/client').Client} client
  * @property {string} sessionId
  * @property {import('playwright-core').Page} page
  * @property {number} serverPid
@@ -59,8 +59,9 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string }} [opts]
- *   `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI
+ * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern' }} [opts]
+ *   `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI; `era: 'modern'`
+ *   speaks 2026-07-28 (over HTTP stateless: each call passes back the attachment handle of the one before)
  * @returns {Promise<Terminal>}
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
@@ -71,7 +72,7 @@ export async function openTerminal(h, browser, transport, opts = {}) {
   let serverPid;
   let closeServer;
   if (transport === 'stdio') {
-    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra], launch);
+    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra], { ...launch, era: opts.era });
     ({ client, ready } = handle);
     serverPid = handle.pid;
     closeServer = handle.close;
@@ -80,8 +81,9 @@ export async function openTerminal(h, browser, transport, opts = {}) {
     ready = server.ready;
     serverPid = server.pid;
     closeServer = server.close;
-    client = await h.connectHttpClient(ready.mcpUrl);
+    client = await h.connectHttpClient(ready.mcpUrl, { era: opts.era });
   }
+  const statelessHttp = transport === 'http' && opts.era === 'modern';
   const tab = await h.newPage(browser);
   if (opts.viewport) await tab.page.setViewportSize(opts.viewport);
   const close = async () => {
@@ -100,13 +102,31 @@ export async function openTerminal(h, browser, transport, opts = {}) {
       serverPid,
       ready,
       tools: tools.map((t) => t.name),
-      callTool: (name, args) => client.callTool({ name, arguments: args }, undefined, REQUEST_OPTIONS),
+      callTool: statelessHttp
+        ? threadHandle(client)
+        : (name, args) => client.callTool({ name, arguments: args }, REQUEST_OPTIONS),
       close,
     };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * A stateless client's `callTool`: passes back `meta.attachment` of the last
+ * result as `attachment`, as a model does (docs/protocolRevisions.md).
+ */
+function threadHandle(client) {
+  let handle;
+  return async (name, args) => {
+    const result = await client.callTool(
+      { name, arguments: handle === undefined ? args : { ...args, attachment: handle } },
+      REQUEST_OPTIONS,
+    );
+    handle = result.structuredContent?.meta?.attachment ?? handle;
+    return result;
+  };
 }
 
 /** `url` with `query` added before its fragment (the pairing code stays in the fragment). */

@@ -22,6 +22,7 @@ const PATHS = [
   { id: 'floor', label: 'ws floor: Node ↔ page echo', open: (c) => openWsFloor(c.h, c.browser) },
   { id: 'sdkStdio', label: 'MCP SDK alone, stdio', open: () => openSdkStdio() },
   { id: 'sdkHttp', label: 'MCP SDK alone, HTTP', open: (c) => openSdkHttp(c.h) },
+  { id: 'sdkHttp2026', label: 'MCP SDK alone, HTTP 2026-07-28 (stateless)', open: (c) => openSdkHttp(c.h, true) },
   { id: 'peer', label: 'peer webmcp-local-relay, stdio', open: (c) => openPeer(c.h, c.browser) },
   {
     id: 'workerFloor',
@@ -36,11 +37,19 @@ const PATHS = [
     ? [{ id: 'beforeHttp', label: 'before: tradescript_call, HTTP', open: (c) => openOurs(c, 'http', BASELINE) }]
     : []),
   { id: 'http', label: 'tradescript_call, HTTP', open: (c) => openOurs(c, 'http') },
+  {
+    id: 'http2026',
+    label: 'tradescript_call, HTTP 2026-07-28 (stateless)',
+    open: (c) => openOurs(c, 'http', undefined, 'modern'),
+  },
   { id: 'floor', label: 'ws floor (again)', open: (c) => openWsFloor(c.h, c.browser) },
 ];
 
-async function openOurs(ctx, transport, bin) {
-  const terminal = await openTerminal(ctx.h, ctx.browser, transport, bin ? { bin } : {});
+async function openOurs(ctx, transport, bin, era) {
+  const terminal = await openTerminal(ctx.h, ctx.browser, transport, {
+    ...(bin ? { bin } : {}),
+    ...(era ? { era } : {}),
+  });
   return { call: readCall(terminal), close: terminal.close };
 }
 
@@ -94,6 +103,13 @@ export async function runCalls(ctx) {
 
   const checks = [
     ...callChecks(measured, 'stdio', 'http', ''),
+    {
+      name: 'HTTP 2026-07-28 call p50 vs floor + SDK HTTP 2026-07-28',
+      measured: measured.http2026?.single.p50 ?? NaN,
+      limit: 1.3 * ((measured.floor?.single.p50 ?? NaN) + (measured.sdkHttp2026?.single.p50 ?? NaN)),
+      unit: ' ms',
+      basis: '1.3 × (floor + SDK HTTP 2026) p50',
+    },
     ...(BASELINE
       ? callChecks(measured, 'beforeStdio', 'beforeHttp', 'before: ').map((c) => ({ ...c, baseline: true }))
       : []),

@@ -6,6 +6,7 @@ import type { OffsetClock } from './broker/clock.js';
 import type { PaperBroker } from './broker/paperBroker.js';
 import type { ChartPane } from './chart/chartPane.js';
 import type { ChartSlot } from './host/chartSlot.js';
+import { toVisibleRange } from './host/chartModel.js';
 import type { BrokerHook, ChartHook } from './testHooks.js';
 
 /** What a test may read and do at the paper broker. */
@@ -44,7 +45,7 @@ export function chartHook(slot: ChartSlot): ChartHook {
   };
   return {
     isOpen: () => slot.pane !== null,
-    visibleRange: () => pane().visibleRange(),
+    visibleRange: () => toVisibleRange(pane().visibleRange()),
     symbol: () => pane().symbol(),
     interval: () => pane().interval(),
     tradingLines: () => pane().lines.list(),

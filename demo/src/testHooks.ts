@@ -21,14 +21,15 @@ import type { PaperBroker } from './broker/paperBroker.js';
 import type { AccountSummary, Fill, Order, Position } from './broker/schemas.js';
 import type { SourceCount } from './channels/sourceMeter.js';
 import type { TradingLine } from './chart/tradingLines.js';
-import type { TimeRange } from './host/chartModel.js';
+import type { VisibleRange } from './host/chartModel.js';
 import type { Interval } from './market/candles.js';
 
 /** What a test may read of one chart (its reads throw while the chart is closed). */
 export interface ChartHook {
   /** False after the person closed the chart (its target is unregistered). */
   isOpen(): boolean;
-  visibleRange(): TimeRange;
+  /** What the chart shows, in the public vocabulary of `chart.getVisibleRange`. */
+  visibleRange(): VisibleRange;
   symbol(): string;
   interval(): Interval;
   tradingLines(): TradingLine[];

@@ -11,15 +11,23 @@ export { CHROMIUM_ARGS, chromiumPath, launchBrowser, launchPersistentBrowser, ne
 export type { HarnessPage, LaunchOptions, PersistentBrowser, PersistentLaunchOptions } from './browser.js';
 export { closeAll, settleWithin, track } from './cleanup.js';
 export type { LineLog } from './lineLog.js';
-export { connectHttpClient, connectStdioClient } from './mcpClients.js';
-export type { HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
+export { connectHttpClient, connectStdioClient, connectV1HttpClient, connectV1StdioClient } from './mcpClients.js';
+export type { AnyMcpClient, Era, HttpClientOptions, StdioClientHandle, StdioClientOptions } from './mcpClients.js';
 export { pairPage } from './pairing.js';
-export { rawInitializeStatus, upgradeStatus } from './rawRequests.js';
+export { rawInitializeStatus, upgradeOutcome, upgradeStatus } from './rawRequests.js';
+export type { UpgradeOutcome } from './rawRequests.js';
 export { repoRoot, serverBin } from './paths.js';
 export { perRequestSignalFetch } from './perRequestFetch.js';
 export type { FetchLike } from './perRequestFetch.js';
 export { isAlive, killTree, pidsWithArgument, processTree } from './processTree.js';
-export { logLines, parseReadyLine, READY_PREFIX, ReadyInfoSchema, waitForReady } from './readyLine.js';
+export {
+  logLines,
+  PAIR_LINE_PREFIX,
+  parseReadyLine,
+  READY_PREFIX,
+  ReadyInfoSchema,
+  waitForReady,
+} from './readyLine.js';
 export type { ReadyInfo } from './readyLine.js';
 export { startServer } from './server.js';
 export type { ServerHandle, StartServerOptions } from './server.js';

@@ -64,3 +64,35 @@ export function upgradeStatus(url: string, headers: Record<string, string>): Pro
     socket.on('error', () => resolve(0));
   });
 }
+
+/** How a relay upgrade ended: the HTTP status, and for an opened socket how it closed and what it was sent. */
+export interface UpgradeOutcome {
+  status: number;
+  close?: { code: number; reason: string };
+  /** Frames the server sent before closing. */
+  frames: number;
+}
+
+/**
+ * Opens a WebSocket to `url` with these headers and, once open, says hello as
+ * a tab would; resolves with the refusal's status, or with how the server
+ * closed the socket (SPEC §9: a refused origin is closed with 4430 and nothing else).
+ */
+export function upgradeOutcome(url: string, headers: Record<string, string>): Promise<UpgradeOutcome> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, ['tradescript.relay.v1'], { headers });
+    let frames = 0;
+    socket.on('message', () => (frames += 1));
+    socket.on('unexpected-response', (_req, res) => {
+      resolve({ status: res.statusCode ?? 0, frames });
+      socket.terminate();
+    });
+    socket.on('open', () =>
+      socket.send(
+        JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 't' }, auth: { kind: 'pair', code: 'X' } }),
+      ),
+    );
+    socket.on('close', (code, reason) => resolve({ status: 101, close: { code, reason: reason.toString() }, frames }));
+    socket.on('error', () => resolve({ status: 0, frames }));
+  });
+}

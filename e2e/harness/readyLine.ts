@@ -15,6 +15,8 @@ export const ReadyInfoSchema = z.looseObject({
   relayUrl: z.url(),
   demoUrl: z.url().optional(),
   pairUrl: z.url().optional(),
+  /** Whether the server was started with `--enable-trading`. */
+  tradingEnabled: z.boolean().optional(),
 });
 /** The ready line's JSON. */
 export type ReadyInfo = z.infer<typeof ReadyInfoSchema>;
@@ -50,7 +52,13 @@ export async function waitForReady(stderr: LineLog, timeoutMs: number): Promise<
   return parseReadyLine(line);
 }
 
-/** The log lines of a captured stderr: all but the ready line, which carries the pairing link by contract. */
+/** The plain line for people that follows the ready line: `Pair a terminal: <pairUrl>` (SPEC §11). */
+export const PAIR_LINE_PREFIX = 'Pair a terminal: ';
+
+/**
+ * The log lines of a captured stderr: all but the ready line and the plain
+ * pairing line after it, which carry the pairing link by contract.
+ */
 export function logLines(lines: readonly string[]): string {
-  return lines.filter((line) => !line.startsWith(READY_PREFIX)).join('\n');
+  return lines.filter((line) => !line.startsWith(READY_PREFIX) && !line.startsWith(PAIR_LINE_PREFIX)).join('\n');
 }

@@ -3,9 +3,8 @@
  * `structuredContent` and as the one text content item; `isError` outside it.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult, type RequestOptions } from '@modelcontextprotocol/client';
+import type { AnyMcpClient } from './mcpClients.js';
 import { z } from 'zod';
 import { envelopeSchema, isWellFormedEnvelope, type Envelope } from '../../src/protocol/index.js';
 
@@ -26,15 +25,21 @@ const AnyEnvelopeSchema = envelopeSchema(z.unknown());
  * result breaks SPEC §4 (no `structuredContent`, not exactly one text item,
  * the two differ, or the envelope is malformed), so every test that uses it
  * checks the envelope contract too. A protocol failure (unknown tool) rejects
- * as the SDK's `McpError`. `T` is the caller's claim about `data`; it is not checked.
+ * as the SDK's `ProtocolError`. `T` is the caller's claim about `data`; it is not checked.
  */
 export async function callTool<T = unknown>(
-  client: Client,
+  client: AnyMcpClient,
   name: string,
   args: Record<string, unknown>,
   options?: RequestOptions,
 ): Promise<ToolCall<T>> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
+  const params = { name, arguments: args };
+  // The v2 client takes options second; the v1 client takes a result schema there.
+  const result = (
+    client instanceof Client
+      ? await client.callTool(params, options)
+      : await client.callTool(params, undefined, options)
+  ) as CallToolResult;
   const fail = (why: string): never => {
     throw new Error(`SPEC §4: ${name} returned ${why}`);
   };

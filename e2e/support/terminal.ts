@@ -2,7 +2,7 @@
  * One paired demo terminal and one MCP client, over either transport: the real
  * CLI, the real relay, the demo in headless Chromium, the SDK's own client.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import {
   callTool,
@@ -90,14 +90,14 @@ function requireUrl(url: string | undefined, name: string): string {
 }
 
 /** Reads what the demo's chart shows, through its test hook. */
-export async function shownRange(page: Page, chartId = 'btc-main'): Promise<{ from: number; to: number }> {
+export async function shownRange(page: Page, chartId = 'btc-main'): Promise<{ startTime: number; endTime: number }> {
   return page.evaluate((id) => {
     const hooks = (
       window as unknown as {
-        __tradescriptDemo: { charts: Record<string, { visibleRange(): { from: number; to: number } }> };
+        __tradescriptDemo: { charts: Record<string, { visibleRange(): { startTime: number; endTime: number } }> };
       }
     ).__tradescriptDemo;
     const range = hooks.charts[id]!.visibleRange();
-    return { from: range.from, to: range.to };
+    return { startTime: range.startTime, endTime: range.endTime };
   }, chartId);
 }

@@ -25,6 +25,7 @@ import {
   CREDENTIAL_NOT_SAVED_MESSAGE,
   CREDENTIAL_REFUSED_MESSAGE,
   NOT_PAIRED_MESSAGE,
+  originNotAllowedMessage,
   PAIR_CODE_REFUSED_MESSAGE,
   RECONNECTING_MESSAGE,
 } from './messages.js';
@@ -32,7 +33,7 @@ import { RelayLink, type HelloAuth } from './relayLink.js';
 import { InflightRequests } from './requests.js';
 import { SessionRegistry, type RelaySession, type SessionOptions } from './sessions.js';
 import type { RelaySocketConstructor, SocketCloseEvent, SocketMessageEvent } from './socket.js';
-import type { BridgeState } from './types.js';
+import type { BridgeState, PairLinkResult } from './types.js';
 
 /** Who is connecting, as `hello.agent` says. */
 export interface AgentInfo {
@@ -44,6 +45,8 @@ export interface AgentInfo {
 export interface ConnectionStatus {
   state: BridgeState;
   message: string | null;
+  /** Whether the server was started with `--enable-trading`, once a welcome said so. */
+  tradingEnabled?: boolean;
 }
 
 /** Options of a {@link RelayConnection}. */
@@ -69,10 +72,20 @@ export interface ConnectionOptions {
   /** Overrides of the ping interval (else the server's `welcome.heartbeatMs`) and the silence timeout. */
   heartbeat?: { intervalMs?: number; silenceMs?: number };
   onStatus?: (status: ConnectionStatus) => void;
-  /** `welcome` carried the grant a pairing link proposed. */
+  /** `welcome` carried the grant a pairing link proposed (this pairing used the link). */
   onGrantProposed?: (grant: Grant) => void;
+  /**
+   * A pairing link opened while already paired: the grant it proposes, for the
+   * person to accept or decline (never applied here), or why it did not work.
+   */
+  onPairLink?: (result: PairLinkResult) => void;
   /** An MCP attachment ended (its subscriptions stop). */
   onAttachmentEnded?: (attachmentId: string) => void;
+}
+
+/** The origin the relay sees: a page's (its worker's) own, or the extension's. */
+function pageOrigin(): string {
+  return (globalThis as { location?: { origin?: string } }).location?.origin ?? 'this origin';
 }
 
 /** Codes with which the server refuses a credential or pairing code. */
@@ -91,6 +104,8 @@ export class RelayConnection {
   private stopped = false;
   private pairCode: string | null;
   private relayToken: string | null;
+  private offers = 0;
+  private tradingEnabled: boolean | undefined = undefined;
   /** A credential being written: the next connect waits for it. */
   private saving: Promise<void> = Promise.resolve();
   private readonly clock: Clock;
@@ -131,6 +146,8 @@ export class RelayConnection {
    */
   pair(code: string): void {
     this.pairCode = code;
+    const link = this.link;
+    if (link !== null && link.welcomedAt !== null) return this.offerCode(link);
     if (!this.started || this.stopped || this.link !== null || this.connecting) return;
     if (this.reconnectTimer !== null) this.clock.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
@@ -228,6 +245,12 @@ export class RelayConnection {
         return this.requests.cancel(frame.id);
       case 'attachment.ended':
         return this.options.onAttachmentEnded?.(frame.attachmentId);
+      case 'pair.proposal':
+        return this.options.onPairLink?.(
+          frame.grant === null
+            ? { grant: null, message: PAIR_CODE_REFUSED_MESSAGE }
+            : { grant: frame.grant, message: null },
+        );
       case 'ping':
         return void link.sendFrame({ t: 'pong', n: frame.n });
       case 'pong':
@@ -238,11 +261,22 @@ export class RelayConnection {
   private welcomed(link: RelayLink, frame: Extract<ServerFrame, { t: 'welcome' }>): void {
     link.welcomedAt = this.clock.now();
     if (link.auth.kind === 'pair') this.pairCode = null;
+    this.tradingEnabled = frame.tradingEnabled;
     this.setStatus('paired', null);
     if (frame.credential) this.saveCredential(frame.credential);
     if (frame.grant) this.options.onGrantProposed?.(frame.grant);
     link.heartbeat?.startPinging(this.options.heartbeat?.intervalMs ?? frame.heartbeatMs);
     this.sessions.openAll();
+    // A pairing link opened while the stored credential works: ask what it proposes, never drop it.
+    if (link.auth.kind === 'credential' && this.pairCode !== null) this.offerCode(link);
+  }
+
+  /** Spends the pending code to learn its link's proposed grant (answered by `pair.proposal`). */
+  private offerCode(link: RelayLink): void {
+    const code = this.pairCode;
+    if (code === null) return;
+    this.pairCode = null;
+    link.sendFrame({ t: 'pair.offer', ref: `offer-${++this.offers}`, code });
   }
 
   private saveCredential(credential: Credential): void {
@@ -278,6 +312,8 @@ export class RelayConnection {
     if (link !== this.link) return;
     this.letGo(link);
     if (AUTH_REFUSED.has(code)) return void this.refused(link);
+    if (code === CLOSE_CODES.originNotAllowed)
+      return this.scheduleReconnect(link, originNotAllowedMessage(pageOrigin()));
     this.scheduleReconnect(link);
   }
 
@@ -302,18 +338,20 @@ export class RelayConnection {
     this.setStatus('unpaired', CREDENTIAL_REFUSED_MESSAGE);
   }
 
-  private scheduleReconnect(link: RelayLink): void {
+  private scheduleReconnect(link: RelayLink, message = RECONNECTING_MESSAGE): void {
     if (this.stopped) return;
     const policy = this.options.backoff ?? DEFAULT_BACKOFF;
     if (link.welcomedAt !== null && this.clock.now() - link.welcomedAt >= policy.stableMs) this.attempt = 0;
     const delay = backoffDelay(this.attempt++, this.options.random ?? Math.random, policy);
-    this.setStatus('disconnected', RECONNECTING_MESSAGE);
+    this.setStatus('disconnected', message);
     this.reconnectTimer = this.clock.setTimeout(() => void this.connect(), delay);
   }
 
   private setStatus(state: BridgeState, message: string | null): void {
-    if (this.current.state === state && this.current.message === message) return;
-    this.current = { state, message };
+    const trading = this.tradingEnabled;
+    if (this.current.state === state && this.current.message === message && this.current.tradingEnabled === trading)
+      return;
+    this.current = { state, message, ...(trading === undefined ? {} : { tradingEnabled: trading }) };
     this.options.onStatus?.(this.status());
   }
 }

@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { CatalogDocument } from '../protocol/index.js';
+import { CLOSE_CODES, type CatalogDocument } from '../protocol/index.js';
 import { RelayConnection, type ConnectionOptions, type ConnectionStatus } from './connection.js';
 import { createMemoryCredentialStore, type CredentialStore } from './credentialStore.js';
-import { CREDENTIAL_REFUSED_MESSAGE, PAIR_CODE_REFUSED_MESSAGE } from './messages.js';
+import { CREDENTIAL_REFUSED_MESSAGE, originNotAllowedMessage, PAIR_CODE_REFUSED_MESSAGE } from './messages.js';
 import type { HandlerResult } from './sessions.js';
 import { ScriptedRelay } from './testing/scriptedRelay.js';
+import type { PairLinkResult } from './types.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
 const handler = (): Promise<HandlerResult> =>
@@ -205,5 +206,83 @@ describe('SPEC §2 sessions across reconnects', () => {
     await vi.waitFor(() =>
       expect(relay.framesOf('session.close')).toEqual([{ t: 'session.close', sessionId: b.status().sessionId }]),
     );
+  });
+});
+
+describe('SPEC §9 a pairing link in a tab already paired', () => {
+  /** A connection already holding the relay's credential, with a link's code waiting. */
+  async function pairedWithLink(code: string, extra: Partial<ConnectionOptions> = {}) {
+    relay.pairCodes.add('FIRST');
+    const first = createMemoryCredentialStore();
+    const pairing = connect(first, { pairCode: 'FIRST' });
+    pairing.connection.start();
+    await vi.waitFor(async () => expect(await first.load()).not.toBeNull());
+    pairing.connection.close();
+    const store = createMemoryCredentialStore(relay.credential);
+    const links: PairLinkResult[] = [];
+    const proposed: string[] = [];
+    const opened = connect(store, {
+      pairCode: code,
+      onPairLink: (result) => links.push(result),
+      onGrantProposed: (grant) => proposed.push(grant),
+      ...extra,
+    });
+    return { ...opened, store, links, proposed };
+  }
+
+  it('offers the code once welcomed and reports the proposed grant for the person, applying nothing and keeping the credential', async () => {
+    relay.grant = 'trade';
+    relay.pairCodes.add('LINK-TRADE');
+    const { connection, store, links, proposed } = await pairedWithLink('LINK-TRADE');
+    const credential = relay.credential;
+    connection.start();
+    await vi.waitFor(() => expect(links).toEqual([{ grant: 'trade', message: null }]));
+    expect(proposed).toEqual([]);
+    expect(relay.framesOf('pair.offer').map((f) => f.code)).toEqual(['LINK-TRADE']);
+    expect(
+      relay
+        .framesOf('hello')
+        .slice(1)
+        .map((h) => h.auth.kind),
+    ).toEqual(['credential']);
+    expect(await store.load()).toEqual(credential);
+    expect(connection.status().state).toBe('paired');
+  });
+
+  it('pair() on a paired connection offers the code at once; an expired one says how to get a fresh link and the tab stays paired', async () => {
+    const { connection, links } = await pairedWithLink('UNUSED');
+    relay.pairCodes.delete('UNUSED');
+    connection.start();
+    await vi.waitFor(() => expect(links).toHaveLength(1));
+    expect(links[0]).toEqual({ grant: null, message: PAIR_CODE_REFUSED_MESSAGE });
+    relay.pairCodes.add('LINK-READ');
+    relay.grant = 'read';
+    connection.pair('LINK-READ');
+    await vi.waitFor(() => expect(links[1]).toEqual({ grant: 'read', message: null }));
+    expect(connection.status().state).toBe('paired');
+    expect(relay.peers.at(-1)?.closedWith).toBeNull();
+  });
+});
+
+describe('SPEC §9 §11 what the relay tells the page', () => {
+  it('a relay that closes with originNotAllowed is reported with the --allowed-origin flag, and retried with backoff', async () => {
+    wss.on('connection', (socket) => socket.close(CLOSE_CODES.originNotAllowed, 'origin'));
+    const { connection } = connect(createMemoryCredentialStore({ hostId: 'h', secret: 'a-secret-of-16-chars' }), {
+      backoff: { baseMs: 20, capMs: 40, stableMs: 1_000 },
+    });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status().message).toContain('--allowed-origin'));
+    // The message stays while it retries (the person may restart the server with the flag meanwhile).
+    expect(connection.status().message).toBe(originNotAllowedMessage('this origin'));
+    expect(connection.status().state).not.toBe('paired');
+    await vi.waitFor(() => expect(relay.peers.length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('the welcome says whether the server was started with --enable-trading', async () => {
+    relay.pairCodes.add('CODE-T');
+    relay.tradingEnabled = true;
+    const { connection } = connect(createMemoryCredentialStore(), { pairCode: 'CODE-T' });
+    connection.start();
+    await vi.waitFor(() => expect(connection.status()).toMatchObject({ state: 'paired', tradingEnabled: true }));
   });
 });

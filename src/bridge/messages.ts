@@ -18,6 +18,11 @@ export const CREDENTIAL_REFUSED_MESSAGE =
 export const CREDENTIAL_NOT_SAVED_MESSAGE =
   'Paired, but this browser could not store the pairing; after a reconnect you will need a fresh link from `npx tradescript-mcp pair`.';
 
+/** The relay refused this origin (close code `originNotAllowed`): the flag that admits it. */
+export function originNotAllowedMessage(origin: string): string {
+  return `This origin is not allowed: start the server with \`--allowed-origin ${origin}\`.`;
+}
+
 /** Waiting before the next reconnect. */
 export const RECONNECTING_MESSAGE =
   'Lost the connection to tradescript-mcp; reconnecting. Is the server still running?';

@@ -57,7 +57,24 @@ function sessionInfo(host: Pick<TerminalHost, 'environment' | 'grant'>, title: s
   };
 }
 
+/**
+ * Starts a module worker from wherever the bundle is served. A same-origin URL
+ * starts as is; a cross-origin one (the prebuilt files on a CDN), which a
+ * browser refuses as a worker script, starts through a same-origin blob that
+ * imports it (the CDN must allow CORS, as it must for any module script).
+ */
+function ModuleWorker(url: URL | string, workerOptions?: WorkerOptions): Worker {
+  const href = new URL(url, location.href);
+  if (href.origin === location.origin) return new globalThis.Worker(href, workerOptions);
+  const trampoline = URL.createObjectURL(
+    new Blob([`import ${JSON.stringify(href.href)};`], { type: 'text/javascript' }),
+  );
+  return new globalThis.Worker(trampoline, { ...workerOptions, type: 'module' });
+}
+
 function startWorker(options: ConnectOptions): Worker {
+  // Named Worker so the bundler still sees `new Worker(new URL(…, import.meta.url))` and builds the worker.
+  const Worker = ModuleWorker as unknown as typeof globalThis.Worker;
   return options.createWorker?.() ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
 }
 
@@ -90,6 +107,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     {
       status: report,
       grantProposed: (grant) => options.onGrantProposed?.(grant),
+      pairLink: (result) => options.onPairLink?.(result),
       attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
     },
     batcher,

@@ -11,7 +11,7 @@ import type { PagePort } from './workerApi.js';
 import { pageDefect } from './pageError.js';
 
 /** Where the page port sends what it hears from the worker. */
-export type PagePortCallbacks = Pick<PagePort, 'status' | 'grantProposed' | 'attachmentEnded'>;
+export type PagePortCallbacks = Pick<PagePort, 'status' | 'grantProposed' | 'pairLink' | 'attachmentEnded'>;
 
 const NO_EVENT_PORT = pageDefect(
   'This page started the bridge without an event port, so subscriptions cannot run; this is a defect of the bridge.',
@@ -26,6 +26,7 @@ export function createPagePort(host: PortHost, callbacks: PagePortCallbacks, eve
     catalog: () => host.catalog(),
     status: (status) => callbacks.status(status),
     grantProposed: (grant) => callbacks.grantProposed(grant),
+    pairLink: (result) => callbacks.pairLink(result),
     attachmentEnded: (attachmentId) => callbacks.attachmentEnded(attachmentId),
     async startBinding(request, handle) {
       if (!events) return { ok: false, error: NO_EVENT_PORT };

@@ -82,6 +82,7 @@ async function startRuntime(
   const port = createPagePort(host, {
     status: (status) => statuses.push(status),
     grantProposed: (grant) => proposed.push(grant),
+    pairLink: () => undefined,
     attachmentEnded: () => undefined,
   });
   serveCalls(host, calls.port1);

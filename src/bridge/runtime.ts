@@ -41,6 +41,7 @@ export function composeStatus(connection: ConnectionStatus, session: SessionStat
     sessionId: session.sessionId,
     attachments: session.attachments,
     message: connection.message ?? session.message,
+    ...(connection.tradingEnabled === undefined ? {} : { tradingEnabled: connection.tradingEnabled }),
   };
 }
 
@@ -97,6 +98,7 @@ class PageRuntime {
       backoff: deps.backoff,
       onStatus: () => this.emit(),
       onGrantProposed: (grant) => void page.grantProposed(grant).catch(ignore),
+      onPairLink: (result) => void page.pairLink(result).catch(ignore),
       onAttachmentEnded: (id) => {
         this.observer.attachmentEnded(id);
         this.calls.attachmentEnded(id);

@@ -91,7 +91,12 @@ async function startRuntime(
   host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
   const port = createPagePort(
     host,
-    { status: (s) => statuses.push(s), grantProposed: () => undefined, attachmentEnded: () => undefined },
+    {
+      status: (s) => statuses.push(s),
+      grantProposed: () => undefined,
+      pairLink: () => undefined,
+      attachmentEnded: () => undefined,
+    },
     batcher,
   );
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;

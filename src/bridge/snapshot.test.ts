@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LIMITS,
+  relayLimitsOf,
   MB,
   SNAPSHOT_MAX_SIDE,
   SnapshotDataSchema,
@@ -13,7 +14,7 @@ import { encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
 import { takeSnapshot } from './snapshotService.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _request, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 const PIXELS = DEFAULT_LIMITS.snapshotPixels;
 
 describe('SPEC §8 snapshot sizes', () => {

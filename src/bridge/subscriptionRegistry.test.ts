@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LIMITS,
+  relayLimitsOf,
   SubscriptionListSchema,
   SubscriptionPollSchema,
   SubscriptionStartedSchema,
@@ -16,7 +17,7 @@ import type { RelayOutcome } from './frames.js';
 import type { BindingRequest, BindingStart, ObserveContext } from './observeTypes.js';
 import { SubscriptionRegistry } from './subscriptionRegistry.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _request, ...defaults } = DEFAULT_LIMITS;
+const defaults = relayLimitsOf(DEFAULT_LIMITS);
 const chart: Target = { scope: 'chart', chartId: 'c1' };
 const widget: Target = { scope: 'widget', widgetId: 'w1' };
 

@@ -26,7 +26,16 @@ export interface BridgeStatus {
   attachments: AttachmentSummary[];
   /** A message for the person, e.g. how to get a fresh pairing link. */
   message: string | null;
+  /** Whether the server was started with `--enable-trading` (known once connected). */
+  tradingEnabled?: boolean;
 }
+
+/**
+ * A pairing link opened in a tab that was already paired (SPEC §9): the grant
+ * it proposes, which the page shows the person to accept or decline, or, when
+ * the code was expired or used, why (`grant` null).
+ */
+export type PairLinkResult = { grant: Grant; message: null } | { grant: null; message: string };
 
 /** Options of {@link BridgeHandle} creation. */
 export interface ConnectOptions {
@@ -44,8 +53,10 @@ export interface ConnectOptions {
   title: string;
   /** Called on every status change. */
   onStatus?: (status: BridgeStatus) => void;
-  /** Called when a pairing link proposed a grant (e.g. `pair --grant trade`). */
+  /** Called when a pairing link that paired this tab proposed a grant (e.g. `pair --grant trade`). */
   onGrantProposed?: (grant: Grant) => void;
+  /** Called when a pairing link was opened in a tab already paired: ask the person (see {@link PairLinkResult}). */
+  onPairLink?: (result: PairLinkResult) => void;
   /** Called when an MCP attachment ended (its subscriptions stop). */
   onAttachmentEnded?: (attachmentId: string) => void;
   /**

@@ -11,7 +11,7 @@ import type { CatalogDocument, Grant, SessionInfo } from '../protocol/index.js';
 import type { CallPortEnd, CallPortRequest } from './callPort.js';
 import type { EventPortReceiver } from './eventBatch.js';
 import type { ObservePort } from './observeTypes.js';
-import type { BridgeStatus } from './types.js';
+import type { BridgeStatus, PairLinkResult } from './types.js';
 
 /** How the worker connects. */
 export interface RuntimeConfig {
@@ -38,8 +38,10 @@ export interface PagePort extends ObservePort {
   catalog(): CatalogDocument;
   /** Every change of the bridge's status. */
   status(status: BridgeStatus): void;
-  /** A pairing link proposed a grant. */
+  /** A pairing link that paired this tab proposed a grant. */
   grantProposed(grant: Grant): void;
+  /** A pairing link opened in this already paired tab: what it proposes, for the person to decide. */
+  pairLink(result: PairLinkResult): void;
   /** An MCP attachment ended. */
   attachmentEnded(attachmentId: string): void;
 }

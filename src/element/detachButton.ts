@@ -1,6 +1,6 @@
 /**
- * "Detach all": ends every MCP attachment of this session at once; the server
- * closes those MCP connections.
+ * "Detach all": ends every MCP attachment's use of this terminal's host at
+ * once (SPEC §2); those clients keep working with other hosts' terminals.
  */
 import { html, type TemplateResult } from 'lit';
 

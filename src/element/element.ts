@@ -5,7 +5,7 @@
 import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { connectBridge } from '../bridge/index.js';
-import type { BridgeHandle, BridgeStatus, ConnectOptions } from '../bridge/types.js';
+import type { BridgeHandle, BridgeStatus, ConnectOptions, PairLinkResult } from '../bridge/types.js';
 import { RELAY_TIMING } from '../protocol/limits.js';
 import type { Grant } from '../protocol/policy.js';
 import type { TerminalHost } from '../sdk/types.js';
@@ -16,14 +16,17 @@ import type { ConfirmGate } from './confirmGate.js';
 import { ConfirmQueue, type PendingConfirmation } from './confirmQueue.js';
 import { renderConfirmToggle } from './confirmToggle.js';
 import { renderDetach } from './detachButton.js';
+import { FRAMED_MESSAGE, isFramed, renderFramedRefusal } from './frameGuard.js';
 import { renderGrant } from './grantControl.js';
 import { checkPairCode, takePairCodeFromUrl } from './pairCode.js';
 import { renderPairForm } from './pairForm.js';
+import { renderPairLink } from './pairLinkPrompt.js';
 import { renderStatus, statusAnnouncement } from './statusView.js';
 import { elementStyles } from './styles.js';
 import { keepGrant, keptGrant } from './tabStorage.js';
 import {
   GRANT_EVENT,
+  PAIR_LINK_EVENT,
   STATUS_EVENT,
   type GrantChangeDetail,
   type GrantSource,
@@ -38,7 +41,8 @@ const NOT_CONNECTED: BridgeStatus = { state: 'disconnected', sessionId: null, at
  * (once; later changes of either are ignored, `close()` ends the session).
  *
  * - Attributes: `relay-url`, `pair-from-url` (read `#pair=CODE` from the
- *   address and remove it from history at once).
+ *   address and remove it from history at once), `allow-framed` (pair and
+ *   attach inside a frame too; without it a framed element refuses, SPEC §9).
  * - Properties: `host`, `relayUrl`, `pairCode`, `pairFromUrl`, `confirmGate`, `relayToken`
  *   (a bearer token for a vendor's relay, from the page's own login; a property
  *   only, never an attribute, so it is not written into the DOM)
@@ -46,8 +50,10 @@ const NOT_CONNECTED: BridgeStatus = { state: 'disconnected', sessionId: null, at
  *   `createTerminalHost`), `confirmTimeoutMs` (lowers the 20 s window, for
  *   tests), `bridge` (read-only handle), `grant` (read-only).
  * - Events (bubbling, composed): `tradescript-status` (detail: `BridgeStatus`),
- *   `tradescript-grant` (detail: `{grant, source}`).
- * - Parts: `status`, `pair-form`, `grant`, `confirm-toggle`, `feed`, `detach`, `confirm`.
+ *   `tradescript-grant` (detail: `{grant, source}`), `tradescript-pair-link`
+ *   (detail: `PairLinkResult`: a pairing link opened in this paired tab, shown
+ *   for the person to accept or decline; show the element if it is hidden).
+ * - Parts: `status`, `pair-form`, `pair-link`, `grant`, `confirm-toggle`, `feed`, `detach`, `confirm`.
  * - Custom properties: see `styles.ts` (`--ts-bridge-bg`, `--ts-bridge-fg`,
  *   `--ts-bridge-accent`, `--ts-bridge-danger`, `--ts-bridge-font`, …).
  */
@@ -59,6 +65,7 @@ export class TradescriptBridgeElement extends LitElement {
     pairCode: { attribute: false },
     relayToken: { attribute: false },
     pairFromUrl: { attribute: 'pair-from-url', type: Boolean },
+    allowFramed: { attribute: 'allow-framed', type: Boolean },
     confirmGate: { attribute: false },
     confirmTimeoutMs: { attribute: false },
     status: { state: true },
@@ -66,6 +73,7 @@ export class TradescriptBridgeElement extends LitElement {
     pairError: { state: true },
     codeRefused: { state: true },
     announcement: { state: true },
+    pairLink: { state: true },
   };
 
   /** The terminal's host SDK. */
@@ -78,6 +86,8 @@ export class TradescriptBridgeElement extends LitElement {
   declare relayToken: string | null;
   /** Read `#pair=CODE` from the address (attribute `pair-from-url`). */
   declare pairFromUrl: boolean;
+  /** Pair and attach even inside a frame (attribute `allow-framed`); off by default (SPEC §9). */
+  declare allowFramed: boolean;
   /** The gate whose `confirm` the page passed to `createTerminalHost`; enables the "confirm trades" checkbox. */
   declare confirmGate: ConfirmGate | null;
   /** How long the person has to answer, at most (and by default) the SDK's 20 s. */
@@ -87,8 +97,11 @@ export class TradescriptBridgeElement extends LitElement {
   declare private pairError: string | null;
   declare private codeRefused: boolean;
   declare private announcement: string;
+  /** A pairing link opened while paired, waiting for the person's answer. */
+  declare private pairLink: PairLinkResult | null;
 
   private handle: BridgeHandle | null = null;
+  private framedRefusal = false;
   private adopted: TerminalHost | null = null;
   private codeOffered = false;
   private shownConfirmation: number | null = null;
@@ -103,6 +116,7 @@ export class TradescriptBridgeElement extends LitElement {
     this.pairCode = null;
     this.relayToken = null;
     this.pairFromUrl = false;
+    this.allowFramed = false;
     this.confirmGate = null;
     this.confirmTimeoutMs = RELAY_TIMING.confirmationTimeoutMs;
     this.status = NOT_CONNECTED;
@@ -110,6 +124,7 @@ export class TradescriptBridgeElement extends LitElement {
     this.pairError = null;
     this.codeRefused = false;
     this.announcement = '';
+    this.pairLink = null;
   }
 
   /** The bridge handle once connected. */
@@ -130,11 +145,14 @@ export class TradescriptBridgeElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.pairFromUrl) this.takeUrlCode();
+    // A pairing link opened over this page's own address changes only the fragment: no reload.
+    window.addEventListener('hashchange', this.onHashChange);
     this.bindGate();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
     this.unbindGate?.();
     this.unbindGate = null;
     this.confirmations.declineAll();
@@ -164,7 +182,9 @@ export class TradescriptBridgeElement extends LitElement {
   protected override render(): TemplateResult {
     const pending = this.confirmations.current();
     return html`<div class="frame" ?inert=${pending !== undefined}>
-        ${renderStatus(this.status)} ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
+        ${renderStatus(this.status)} ${this.framedRefusal ? renderFramedRefusal() : null}
+        ${this.status.state === 'unpaired' ? this.renderPairForm() : null}
+        ${this.pairLink === null ? null : this.renderPairLink(this.pairLink)}
         ${renderGrant(this.grantShown, (grant) => this.setGrant(grant, 'person'), this.host === null)}
         ${renderConfirmToggle(this.confirmGate, (enabled) => this.setConfirmMode(enabled))}
         ${renderFeed(this.activity.entries)}
@@ -183,11 +203,37 @@ export class TradescriptBridgeElement extends LitElement {
     });
   }
 
+  private renderPairLink(result: PairLinkResult): TemplateResult {
+    return renderPairLink({
+      result,
+      current: this.grantShown,
+      tradingEnabled: this.status.tradingEnabled,
+      accept: (grant) => {
+        this.pairLink = null;
+        this.setGrant(grant, 'pairing-link');
+        this.announcement = `MCP access is now ${grant}.`;
+      },
+      dismiss: () => {
+        this.pairLink = null;
+        this.announcement = `MCP access stays ${this.grantShown}.`;
+      },
+    });
+  }
+
   /** Keyed by question, so each one gets a fresh dialog (and countdown). */
   private renderDialog(pending: PendingConfirmation): unknown {
     const answer = (approved: boolean): void => this.confirmations.answer(pending.id, approved);
     return keyed(pending.id, renderConfirmDialog(pending, this.confirmations.size - 1, answer));
   }
+
+  private readonly onHashChange = (): void => {
+    if (!this.pairFromUrl) return;
+    const code = takePairCodeFromUrl(location, history);
+    if (code === null) return;
+    // Offered at once: the same link opened twice must be answered twice, not lost as "no change".
+    if (this.handle !== null) this.offerCode(code);
+    else this.pairCode = code;
+  };
 
   private takeUrlCode(): void {
     const code = takePairCodeFromUrl(location, history);
@@ -210,11 +256,18 @@ export class TradescriptBridgeElement extends LitElement {
 
   private connect(): void {
     if (this.handle !== null || this.host === null || !this.relayUrl) return;
+    if (!this.allowFramed && isFramed()) return this.refuseFramed();
     const options: ConnectOptions = {
       relayUrl: this.relayUrl,
       title: document.title,
       onStatus: (status) => this.onStatus(status),
       onGrantProposed: (grant) => this.setGrant(grant, 'pairing-link'),
+      // Already paired: the person decides; a refused code is shown too, never dropped.
+      onPairLink: (result) => {
+        this.codeOffered = false;
+        this.pairLink = result;
+        this.emit(PAIR_LINK_EVENT, result);
+      },
     };
     if (this.relayToken) options.relayToken = this.relayToken;
     if (this.pairCode !== null) {
@@ -222,6 +275,13 @@ export class TradescriptBridgeElement extends LitElement {
       this.codeOffered = true;
     }
     this.handle = connectBridge(this.host, options);
+  }
+
+  /** Inside a frame without `allow-framed`: no worker, no socket, no credential read (SPEC §9). */
+  private refuseFramed(): void {
+    if (this.framedRefusal) return;
+    this.framedRefusal = true;
+    this.onStatus({ ...NOT_CONNECTED, message: FRAMED_MESSAGE });
   }
 
   private onStatus(status: BridgeStatus): void {

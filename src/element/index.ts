@@ -22,7 +22,7 @@ export type { ConfirmGate, ConfirmGateOptions, ConfirmPresenter, ConfirmQuestion
 export { ACTIVITY_CAPACITY, ACTIVITY_DB_NAME } from './activityStore.js';
 export { PAIR_COMMAND } from './pairCode.js';
 export { CONFIRM_STORAGE_KEY, GRANT_STORAGE_KEY } from './tabStorage.js';
-export { GRANT_EVENT, STATUS_EVENT } from './types.js';
+export { GRANT_EVENT, PAIR_LINK_EVENT, STATUS_EVENT } from './types.js';
 export type { GrantChangeDetail, GrantSource, TradescriptBridgeEventMap } from './types.js';
 
 /** The element's tag name. */

@@ -21,6 +21,21 @@ function clientsLabel(status: BridgeStatus): string {
   return `MCP clients: ${names.join(', ')}`;
 }
 
+/** Text with `backticked` parts as code (messages name commands that way). */
+function withCode(text: string): unknown[] {
+  return text.split('`').map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : part));
+}
+
+/** Whether the server trades at all, once a welcome said so. */
+function renderTrading(status: BridgeStatus): TemplateResult | null {
+  if (status.tradingEnabled === undefined || status.state !== 'paired') return null;
+  return status.tradingEnabled
+    ? html`<div class="trading" data-trading="on" data-testid="trading">Trading enabled on the server</div>`
+    : html`<div class="trading" data-trading="off" data-testid="trading">
+        Trading off on the server (start it with <code>--enable-trading</code>)
+      </div>`;
+}
+
 /** What the live region says about a status. */
 export function statusAnnouncement(status: BridgeStatus): string {
   const state = STATE_LABELS[status.state];
@@ -47,6 +62,13 @@ export function renderStatus(status: BridgeStatus): TemplateResult {
     ${
       status.state === 'paired'
         ? html`<div class="clients" data-testid="clients" title=${clients}>${clients}</div>`
+        : null
+    }
+    ${renderTrading(status)}
+    ${
+      // Unpaired, the pairing form shows the message with the pair command.
+      status.message !== null && status.state !== 'unpaired'
+        ? html`<p class="message" data-testid="message">${withCode(status.message)}</p>`
         : null
     }
   </section>`;

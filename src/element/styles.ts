@@ -141,6 +141,36 @@ export const elementStyles = css`
     text-overflow: ellipsis;
   }
 
+  .trading {
+    color: var(--_muted);
+  }
+  .trading[data-trading='on'] {
+    color: var(--_danger);
+  }
+  .message {
+    margin: 0.3rem 0 0;
+  }
+  .message code,
+  .pair-link code {
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
+
+  /* A pairing link in a paired tab */
+  .pair-link {
+    border: 1px solid var(--_accent);
+    border-radius: var(--_radius);
+    padding: 0.5rem 0.6rem;
+  }
+  .pair-link p {
+    margin: 0 0 0.4rem;
+  }
+  .pair-link .actions {
+    display: flex;
+    gap: 0.4rem;
+    flex-wrap: wrap;
+  }
+
   /* Pairing form */
   .pair-form {
     display: grid;

@@ -82,13 +82,20 @@ export const ClusterEventSchema = z.discriminatedUnion('t', [
     attachment: ResumedAttachmentSchema,
     info: LinkAttachmentInfoSchema,
   }),
-  /** An attachment ended: its client left, or (`byPerson`) the person ended it in a tab. */
+  /** An attachment ended: the last node whose MCP client used it let go (its client left, or idled out). */
   z.strictObject({
     t: z.literal('detached'),
     from: NodeIdSchema,
     principal: PrincipalSchema,
     attachmentId: IdSchema,
-    byPerson: z.boolean(),
+  }),
+  /** The person at a tab of `hostId` ended this attachment's use of that host ("detach", SPEC §2). */
+  z.strictObject({
+    t: z.literal('hostDetached'),
+    from: NodeIdSchema,
+    principal: PrincipalSchema,
+    attachmentId: IdSchema,
+    hostId: IdSchema,
   }),
   /** A host's credential was revoked: its sessions close everywhere. */
   z.strictObject({ t: z.literal('revoked'), from: NodeIdSchema, principal: PrincipalSchema, hostId: IdSchema }),

@@ -11,12 +11,17 @@ export const EnvironmentSchema = z.enum(['paper', 'live']);
 /** Where the answer comes from. */
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
-/** `meta`: which session answered, its environment, when, and the caller's correlation id. */
+/**
+ * `meta`: which session answered, its environment, when, the caller's
+ * correlation id and, for a stateless HTTP client (MCP 2026-07-28), the
+ * attachment handle to pass back as `attachment` (docs/protocolRevisions.md).
+ */
 export const MetaSchema = z.strictObject({
   sessionId: z.nullable(z.string()),
   environment: z.nullable(EnvironmentSchema),
   observedAt: z.string(),
   requestId: z.optional(z.string()),
+  attachment: z.optional(z.string()),
 });
 /** `meta`. */
 export type Meta = z.infer<typeof MetaSchema>;

@@ -90,11 +90,17 @@ export const RevisionsSchema = z.record(z.string(), z.int().check(z.nonnegative(
 /** Revision values per domain. */
 export type Revisions = z.infer<typeof RevisionsSchema>;
 
-/** Why a request was omitted from a result. */
+/**
+ * Why a mutation's receipt carries `result: null` (SPEC §6): the result did
+ * not fit `resultBytes`, or broke `jsonDepth` or `stringLength`. The mutation
+ * happened; its identity, revisions and evidence stay.
+ */
 export const ResultOmittedSchema = z.strictObject({
   reason: z.literal('result-too-large'),
-  limit: z.literal('resultBytes'),
+  limit: z.enum(['resultBytes', 'jsonDepth', 'stringLength']),
 });
+/** Why a receipt's result was left out. */
+export type ResultOmitted = z.infer<typeof ResultOmittedSchema>;
 
 /** The identity and evidence every receipt carries (SPEC §3): one list, used by both receipt shapes. */
 export const ReceiptEvidenceShape = {

@@ -8,8 +8,9 @@ import {
   isSiteOrigin,
 } from './extensionLink.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { relayLimitsOf } from './relay.js';
 
-const { callDeadlineMs: _deadline, requestBytes: _bytes, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 const request = (op: unknown) => ({
   t: 'request',
   request: {

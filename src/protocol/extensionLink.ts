@@ -90,6 +90,7 @@ export const LinkStatusSchema = z.strictObject({
   sessionId: z.nullable(IdSchema),
   attachments: z.array(AttachmentSummarySchema).check(z.maxLength(64)),
   message: z.nullable(z.string().check(z.maxLength(512))),
+  tradingEnabled: z.optional(z.boolean()),
 });
 /** How the bridge stands, as the page may show it. */
 export type LinkStatus = z.infer<typeof LinkStatusSchema>;

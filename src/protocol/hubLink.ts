@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
 import { ErrorObjectSchema } from './errors.js';
 import { AdapterMaximumSchema, GrantSchema } from './policy.js';
-import { CatalogSchema, OperationSchema, RelayLimitsSchema } from './relay.js';
+import { CatalogResourceSchema, OperationSchema, RelayLimitsSchema } from './relay.js';
 import { AttachmentTransportSchema, SessionSummarySchema } from './resources.js';
 import { IdSchema } from './target.js';
 
@@ -24,8 +24,16 @@ const RefSchema = z.string().check(z.minLength(1), z.maxLength(64));
 const LinkRequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 const OriginListSchema = z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(64));
 
-/** An attachment a front keeps across hubs: the same id and operation namespace. */
-export const ResumedAttachmentSchema = z.strictObject({ attachmentId: IdSchema, namespace: IdSchema });
+/**
+ * An attachment a front keeps across hubs: the same id and operation
+ * namespace, and the hosts whose person detached it (SPEC §2), so a new hub
+ * keeps the person's choice.
+ */
+export const ResumedAttachmentSchema = z.strictObject({
+  attachmentId: IdSchema,
+  namespace: IdSchema,
+  detachedHosts: z.optional(z.array(IdSchema).check(z.maxLength(256))),
+});
 
 /** What an attachment reports about itself. */
 export const LinkAttachmentInfoSchema = z.strictObject({
@@ -63,7 +71,8 @@ export const FrontLinkFrameSchema = z.discriminatedUnion('t', [
   }),
   z.strictObject({ t: z.literal('detach'), ref: RefSchema, attachmentId: IdSchema }),
   z.strictObject({ t: z.literal('sessions'), ref: RefSchema }),
-  z.strictObject({ t: z.literal('catalog'), ref: RefSchema }),
+  /** `maxBytes`: the front's own `resultBytes`, which the catalog resource must fit. */
+  z.strictObject({ t: z.literal('catalog'), ref: RefSchema, maxBytes: z.int().check(z.positive()) }),
   z.strictObject({ t: z.literal('pair'), ref: RefSchema, grant: GrantSchema }),
   z.strictObject({
     t: z.literal('request'),
@@ -89,7 +98,7 @@ export const LinkReplySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('attached'), attachmentId: IdSchema, namespace: IdSchema }),
   z.strictObject({ kind: z.literal('done') }),
   z.strictObject({ kind: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
-  z.strictObject({ kind: z.literal('catalog'), catalog: CatalogSchema }),
+  z.strictObject({ kind: z.literal('catalog'), catalog: CatalogResourceSchema }),
   z.strictObject({
     kind: z.literal('paired'),
     code: z.string().check(z.minLength(1), z.maxLength(64)),
@@ -105,6 +114,7 @@ export const LinkEventSchema = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('sessionsChanged') }),
   z.strictObject({ name: z.literal('sessionUpdated'), sessionId: IdSchema }),
   z.strictObject({ name: z.literal('attachmentEnded'), attachmentId: IdSchema }),
+  z.strictObject({ name: z.literal('attachmentDetached'), attachmentId: IdSchema, hostId: IdSchema }),
 ]);
 
 /** Any frame the hub may send to a front. */

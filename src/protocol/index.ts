@@ -9,6 +9,7 @@ export * from './diagnostics.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './jsonLimits.js';
+export * from './jsonSchema.js';
 export * from './limits.js';
 export * from './policy.js';
 export * from './receipt.js';

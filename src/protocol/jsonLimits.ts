@@ -13,12 +13,15 @@ export type JsonLimitBreach = { limit: 'jsonDepth' | 'stringLength'; max: number
 /**
  * Walks a value iteratively (no recursion, so a hostile depth cannot overflow the
  * stack) and reports the first breach of depth or string length. Keys count as
- * strings too.
+ * strings too. `reserved` levels are kept free for what the value sits in (at
+ * least one level stays); a breach names the limit in force.
  */
 export function checkJsonShape(
   value: unknown,
   limits: Pick<Limits, 'jsonDepth' | 'stringLength'> = DEFAULT_LIMITS,
+  reserved = 0,
 ): JsonLimitBreach {
+  const deepest = Math.max(1, limits.jsonDepth - reserved);
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
@@ -27,7 +30,7 @@ export function checkJsonShape(
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
-    if (depth > limits.jsonDepth) return { limit: 'jsonDepth', max: limits.jsonDepth };
+    if (depth > deepest) return { limit: 'jsonDepth', max: limits.jsonDepth };
     if (Array.isArray(node)) {
       for (const item of node) stack.push([item, depth + 1]);
     } else {
@@ -38,6 +41,23 @@ export function checkJsonShape(
     }
   }
   return null;
+}
+
+/**
+ * Levels a control's result may sit under in the deepest answer (a batch
+ * outcome's `error.details.result` inside the envelope), taken off the depth
+ * limit so every answer that carries it fits.
+ */
+export const RESULT_DEPTH_OFFSET = 6;
+
+/**
+ * The first limit a control's result breaks where it travels (a receipt's
+ * `result`, `error.details.result`), or null: its strings within
+ * `stringLength`, its depth within `jsonDepth` less {@link RESULT_DEPTH_OFFSET}.
+ * The page applies it to what it returns, the server to what a page answers.
+ */
+export function checkResultShape(value: unknown, limits: Pick<Limits, 'jsonDepth' | 'stringLength'>): JsonLimitBreach {
+  return checkJsonShape(value, limits, RESULT_DEPTH_OFFSET);
 }
 
 /**

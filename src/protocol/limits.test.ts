@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, checkJsonShape } from './jsonLimits.js';
-import { DEFAULT_LIMITS, lowerLimits } from './limits.js';
+import { DEFAULT_LIMITS, HUB_LIMITS, lowerLimits } from './limits.js';
 import { adapterDenial } from './policy.js';
 
 describe('SPEC §6 limits', () => {
-  it('SPEC §6 --limit only lowers a limit', () => {
+  it('SPEC §6 --limit only lowers a limit, the hub’s sessionsPerHost and catalogBytes too', () => {
     expect(lowerLimits({ batchCalls: 5 }).batchCalls).toBe(5);
+    expect(lowerLimits({ sessionsPerHost: 2, catalogBytes: 4096 })).toMatchObject({
+      sessionsPerHost: 2,
+      catalogBytes: 4096,
+    });
+    expect(lowerLimits({})).not.toHaveProperty('sessionsPerHost');
+    expect(() => lowerLimits({ sessionsPerHost: 17 })).toThrow(/only be lowered \(maximum 16\)/);
+    expect(() => lowerLimits({ catalogBytes: HUB_LIMITS.catalogBytes + 1 })).toThrow(/only be lowered/);
+    expect(() => lowerLimits({ toString: 1 })).toThrow(/Unknown limit/);
     expect(() => lowerLimits({ batchCalls: 26 })).toThrow(/only be lowered/);
     expect(() => lowerLimits({ nope: 1 })).toThrow(/Unknown limit/);
     expect(() => lowerLimits({ callArgs: 0 })).toThrow(/positive integer/);

@@ -36,15 +36,41 @@ export const DEFAULT_LIMITS = {
   stringLength: 128 * KB,
   /** Milliseconds a call may take end to end. */
   callDeadlineMs: 30_000,
+  /**
+   * Milliseconds an HTTP attachment may go without a request (and without an
+   * open stream) before it ends as a detach (SPEC §2).
+   */
+  attachmentIdleMs: 10 * 60_000,
 } as const;
 
-/** The limits in force for one process. */
-export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
+/**
+ * Limits the hub enforces where a tab attaches (SPEC §2, §6). Kept apart from
+ * {@link DEFAULT_LIMITS}, which travel with requests and reach the browser
+ * bundle; `--limit` lowers these the same way.
+ */
+export const HUB_LIMITS = {
+  /** Bytes of JSON one session may declare as its vocabulary (controls and channels), checked at attach. */
+  catalogBytes: 1 * MB,
+  /** Open or reconnecting sessions one host credential may hold. */
+  sessionsPerHost: 16,
+} as const;
+
+/** Open or reconnecting sessions of every host together (SPEC §2). */
+export const MAX_SESSIONS_IN_ALL = 64;
+
+/** The limits in force for one process (a hub limit is present when `--limit` lowered it). */
+export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number } & {
+  -readonly [K in keyof typeof HUB_LIMITS]?: number;
+};
 
 /** A limit's name. */
-export type LimitName = keyof Limits;
+export type LimitName = keyof typeof DEFAULT_LIMITS | keyof typeof HUB_LIMITS;
 
-/** Limit names that surface as `limit_exceeded` with `details.limit` (SPEC §6). */
+/**
+ * Limit names that surface as `limit_exceeded` with `details.limit` (SPEC §6).
+ * `catalogBytes` and `sessionsPerHost` are refused to the tab that attaches,
+ * never to an MCP client, so no envelope carries them.
+ */
 export const REPORTED_LIMITS = [
   'batchCalls',
   'callArgs',
@@ -89,18 +115,19 @@ export const RELAY_TIMING = {
  */
 export function lowerLimits(overrides: Record<string, number>, base: Limits = { ...DEFAULT_LIMITS }): Limits {
   const next: Limits = { ...base };
+  const known: Record<string, number> = { ...DEFAULT_LIMITS, ...HUB_LIMITS };
   for (const [name, value] of Object.entries(overrides)) {
-    if (!(name in DEFAULT_LIMITS)) {
-      throw new Error(`Unknown limit "${name}". Known limits: ${Object.keys(DEFAULT_LIMITS).join(', ')}.`);
+    const max = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (max === undefined) {
+      throw new Error(`Unknown limit "${name}". Known limits: ${Object.keys(known).join(', ')}.`);
     }
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`Limit ${name} must be a positive integer.`);
     }
-    const key = name as LimitName;
-    if (value > DEFAULT_LIMITS[key]) {
-      throw new Error(`Limit ${name} can only be lowered (maximum ${DEFAULT_LIMITS[key]}).`);
+    if (value > max) {
+      throw new Error(`Limit ${name} can only be lowered (maximum ${max}).`);
     }
-    next[key] = value;
+    next[name as LimitName] = value;
   }
   return next;
 }

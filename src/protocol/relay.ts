@@ -38,6 +38,12 @@ export const CLOSE_CODES = {
   malformed: 4400,
   unauthorized: 4401,
   forbidden: 4403,
+  /**
+   * The upgrade's `Origin` is not on the relay's allowlist: the server accepts
+   * and closes at once with this code (browsers hide a refused upgrade's HTTP
+   * status), so the page can say which `--allowed-origin` admits it (SPEC §9).
+   */
+  originNotAllowed: 4430,
   attachTimeout: 4408,
   tooLarge: 4413,
   heartbeatTimeout: 4420,
@@ -77,6 +83,21 @@ export const CatalogSchema = z.strictObject({
 });
 /** The host's installed vocabulary. */
 export type CatalogDocument = z.infer<typeof CatalogSchema>;
+
+/**
+ * `tradescript://catalog/controls` (SPEC §3, §6): the declarations of every
+ * connected session, identical ones merged, within the result limit. When the
+ * union is larger it lists what fits, `truncated: true`, and `total` counts
+ * every distinct declaration.
+ */
+export const CatalogResourceSchema = z.strictObject({
+  controls: z.array(ControlDescriptorSchema),
+  channels: z.array(ChannelDescriptorSchema),
+  truncated: z.boolean(),
+  total: z.strictObject({ controls: z.int().check(z.nonnegative()), channels: z.int().check(z.nonnegative()) }),
+});
+/** The catalog resource. */
+export type CatalogResource = z.infer<typeof CatalogResourceSchema>;
 
 /** Opens (or reopens, with its kept id) one tab's session. */
 export const SessionOpenFrameSchema = z.strictObject({
@@ -131,6 +152,17 @@ export const DetachFrameSchema = z.strictObject({
   attachmentId: z.optional(IdSchema),
 });
 
+/**
+ * A pairing link opened in a tab that is already paired (SPEC §9): the code is
+ * spent to learn, from the server, the grant the link proposes, which the page
+ * shows the person to accept or decline. It pairs nothing.
+ */
+export const PairOfferFrameSchema = z.strictObject({
+  t: z.literal('pair.offer'),
+  ref: RefSchema,
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+});
+
 /** Heartbeat, either way. */
 export const PingFrameSchema = z.strictObject({ t: z.literal('ping'), n: z.int().check(z.nonnegative()) });
 /** Heartbeat answer, either way. */
@@ -145,6 +177,7 @@ export const BrowserFrameSchema = z.discriminatedUnion('t', [
   ResponseFrameSchema,
   ProgressFrameSchema,
   DetachFrameSchema,
+  PairOfferFrameSchema,
   PingFrameSchema,
   PongFrameSchema,
 ]);
@@ -161,6 +194,16 @@ export const WelcomeFrameSchema = z.strictObject({
   grant: z.optional(GrantSchema),
   heartbeatMs: z.int().check(z.positive()),
   serverVersion: z.string().check(z.maxLength(32)),
+  /** Whether this server was started with `--enable-trading` (SPEC §11), for the page to show. */
+  tradingEnabled: z.optional(z.boolean()),
+});
+
+/** The answer to `pair.offer`: the grant the link proposes, or null (with why) when the code was expired or used. */
+export const PairProposalFrameSchema = z.strictObject({
+  t: z.literal('pair.proposal'),
+  ref: RefSchema,
+  grant: z.nullable(GrantSchema),
+  message: z.optional(z.string().check(z.maxLength(256))),
 });
 
 /** A session is open under this id (kept across reconnects of the same tab). */
@@ -278,6 +321,7 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   CancelFrameSchema,
   AttachmentsFrameSchema,
   AttachmentEndedFrameSchema,
+  PairProposalFrameSchema,
   PingFrameSchema,
   PongFrameSchema,
 ]);

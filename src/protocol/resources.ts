@@ -71,11 +71,20 @@ export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 /** Most sessions `tradescript://sessions` lists. */
 export const MAX_LISTED_SESSIONS = 64;
 
+/** What an empty `tradescript://sessions` tells the agent: how the person pairs a terminal. */
+export const HOW_TO_PAIR =
+  'No terminal is paired with this server yet. Ask the person to pair one: they run `npx tradescript-mcp pair` ' +
+  "and open the link it prints in the terminal's browser (or enter its code in the terminal's TradeScript " +
+  "panel, or the TradeScript extension's popup); with `npx tradescript-mcp demo` they open the pairing link it " +
+  'printed at startup. Then read tradescript://sessions again.';
+
 /** The `tradescript://sessions` document. */
 export const SessionsDocumentSchema = z.strictObject({
   sessions: z.array(SessionSummarySchema),
   total: z.int(),
   truncated: z.boolean(),
+  /** Present when no session is paired: how the person pairs one ({@link HOW_TO_PAIR}). */
+  howToPair: z.optional(z.string()),
 });
 /** The `tradescript://sessions` document. */
 export type SessionsDocument = z.infer<typeof SessionsDocumentSchema>;

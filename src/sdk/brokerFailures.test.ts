@@ -91,6 +91,18 @@ describe('broker failures of mutations (SPEC §4, §5)', () => {
     expect(broker.placeCalls).toBe(1);
   });
 
+  it('SPEC §5 a twin of a call refused with 429 while it runs gets the same refusal; only a later reuse makes a new attempt', async () => {
+    const { host, broker } = terminal();
+    broker.next({ kind: 'fail', failure: 'rate-limited', info: { statusCode: 429 } });
+    const op = place('op-twin');
+    const [a, b] = await Promise.all([host.handle(request(op)), host.handle(request(op))]);
+    expect(errorOf(a)).toMatchObject({ code: 'rate_limited', retry: 'after_user_action' });
+    expect(errorOf(b)).toEqual(errorOf(a));
+    expect(broker.placeCalls).toBe(1);
+    expect(receiptOf(await host.handle(request(op))).operationId).toBe('op-twin');
+    expect(broker.placeCalls).toBe(2);
+  });
+
   it('SPEC §5 a plain exception after dispatch of a mutation is uncertain_execution', async () => {
     const { host, broker } = terminal();
     broker.next({ kind: 'throw' });
@@ -200,7 +212,7 @@ describe('uncertain outcomes and reconciliation (SPEC §5)', () => {
     expect(dispatches).toBe(1);
   });
 
-  it('SPEC §5 a reconciler that cannot tell keeps the outcome uncertain', async () => {
+  it('SPEC §5 a reconciler that cannot tell keeps the outcome uncertain, saying why', async () => {
     const { host, broker } = terminal();
     const c4 = { scope: 'chart', chartId: 'c4' } as const;
     host.registerTarget(c4, { label: 'c4' });
@@ -208,11 +220,13 @@ describe('uncertain outcomes and reconciliation (SPEC §5)', () => {
       c4,
       chartController,
       { ...chartImpl(), annotate: () => Promise.reject(new Error('lost')) },
-      { reconcile: () => Promise.resolve({ outcome: 'unknown' }) },
+      { reconcile: () => Promise.resolve({ outcome: 'unknown', reason: 'an order under this id has other\nterms' }) },
     );
     const op = call('chart.annotate', c4, [1], owned('op-k'));
     errorOf(await host.handle(request(op)));
-    expect(errorOf(await host.handle(request(op))).code).toBe('uncertain_execution');
+    const error = errorOf(await host.handle(request(op)));
+    expect(error).toMatchObject({ code: 'uncertain_execution', retry: 'after_reconcile' });
+    expect(error.message).toMatch(/Reconciliation proved nothing: an order under this id has other terms\.$/);
     expect(broker.placeCalls).toBe(0);
   });
 

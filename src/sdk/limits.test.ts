@@ -73,12 +73,12 @@ describe('SPEC §6 page-side limits', () => {
   it('a read result nested too deep is limit_exceeded jsonDepth; a mutation keeps its receipt', async () => {
     const { host } = probeHost();
     const read = errorOf(await host.handle(request(call('probe.read', { scope: 'session' }, [40]))));
-    expect(read.details).toMatchObject({ limit: 'jsonDepth' });
+    expect(read.details).toEqual({ limit: 'jsonDepth', max: 24 });
     const shallow = receiptOf(await host.handle(request(call('probe.read', { scope: 'session' }, [3]))));
     expect(shallow.result).toEqual(deep(3));
     const write = receiptOf(await host.handle(request(call('probe.write', { scope: 'session' }, [40]))));
     expect(write.result).toBeNull();
-    expect(write.resultOmitted).toEqual({ reason: 'result-too-large', limit: 'resultBytes' });
+    expect(write.resultOmitted).toEqual({ reason: 'result-too-large', limit: 'jsonDepth' });
   });
 
   it('SPEC §4 control results are redacted like broker text', async () => {

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import {
-  checkJsonShape,
+  checkResultShape,
   jsonByteLength,
   makeError,
   type CallReceipt,
@@ -19,17 +19,11 @@ import { redactJson } from './redact.js';
 /** Bytes kept free for the envelope around a receipt (`meta`, keys). */
 export const ENVELOPE_RESERVE_BYTES = 512;
 
-/**
- * Levels a result may sit under in the deepest answer (a batch outcome's
- * `error.details.result`), taken off the depth limit so every answer fits.
- */
-export const RESULT_DEPTH_OFFSET = 6;
-
 /** A control's result, checked and made ready to travel. */
 export type PreparedResult =
   | { ok: true; value: unknown }
   | { ok: false; problem: 'schema' }
-  | { ok: false; problem: 'shape'; limit: ReportedLimit; max: number };
+  | { ok: false; problem: 'shape'; limit: 'jsonDepth' | 'stringLength'; max: number };
 
 function toJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -47,8 +41,7 @@ function toJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
  */
 export function carriableResult(raw: unknown, limits: Pick<RelayLimits, 'jsonDepth' | 'stringLength'>): unknown {
   if (raw === undefined) return undefined;
-  const depth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
-  if (checkJsonShape(raw, { jsonDepth: depth, stringLength: limits.stringLength })) return undefined;
+  if (checkResultShape(raw, limits)) return undefined;
   const json = toJson(raw);
   return json.ok ? redactJson(json.value) : undefined;
 }
@@ -57,8 +50,7 @@ export function carriableResult(raw: unknown, limits: Pick<RelayLimits, 'jsonDep
 export function prepareResult(schema: z.core.$ZodType, raw: unknown, limits: RelayLimits): PreparedResult {
   const parsed = z.safeParse(schema, raw);
   if (!parsed.success) return { ok: false, problem: 'schema' };
-  const depth = Math.max(1, limits.jsonDepth - RESULT_DEPTH_OFFSET);
-  const breach = checkJsonShape(parsed.data, { jsonDepth: depth, stringLength: limits.stringLength });
+  const breach = checkResultShape(parsed.data, limits);
   if (breach) return { ok: false, problem: 'shape', limit: breach.limit, max: breach.max };
   const json = toJson(parsed.data);
   if (!json.ok) return { ok: false, problem: 'schema' };

@@ -2,7 +2,7 @@
  * Call receipts (SPEC §3): the identity and evidence of one dispatched call,
  * and the receipt without result that errors carry in `details.receipt`.
  */
-import type { CallReceipt, ErrorReceipt, Revisions, Target } from '../protocol/index.js';
+import type { CallReceipt, ErrorReceipt, ResultOmitted, Revisions, Target } from '../protocol/index.js';
 
 /** What is known about a call from the moment it is dispatched. */
 export interface DispatchFrame {
@@ -54,7 +54,7 @@ export function receiptFromErrorReceipt(receipt: ErrorReceipt, result: unknown):
   return { ...rest, result };
 }
 
-/** A receipt whose result did not fit: identity, revisions and mutation evidence stay. */
-export function compactReceipt(receipt: CallReceipt): CallReceipt {
-  return { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit: 'resultBytes' } };
+/** A receipt whose result did not fit (`limit`): identity, revisions and mutation evidence stay. */
+export function compactReceipt(receipt: CallReceipt, limit: ResultOmitted['limit'] = 'resultBytes'): CallReceipt {
+  return { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit } };
 }

@@ -11,6 +11,7 @@ import { settle } from './deadline.js';
 import type { LedgerEntry, LedgerOutcome } from './ledger/operationLedger.js';
 import { prepareResult, receiptFits } from './limits.js';
 import { compactReceipt, isoTime, receiptFromErrorReceipt } from './receipts.js';
+import { redactString } from './redact.js';
 import { dispatchArgs, type ResolvedCall } from './validation.js';
 import type { Reconciliation } from './types.js';
 
@@ -39,6 +40,7 @@ function happened(r: ResolvedCall, env: CallEnv, receipt: ErrorReceipt, raw: unk
     ...receiptFromErrorReceipt(receipt, prepared.ok ? prepared.value : null),
     reconciled: true,
   };
+  if (!prepared.ok && prepared.problem === 'shape') return compactReceipt(full, prepared.limit);
   return receiptFits(full, env.limits) ? full : compactReceipt(full);
 }
 
@@ -64,6 +66,17 @@ async function askReconcile(r: ResolvedCall, env: CallEnv, dispatchedAt: string)
     : { outcome: 'unknown' };
 }
 
+/** The recorded uncertain outcome, with the host's reason why reconciliation proved nothing (bounded, redacted). */
+function stillUncertain(recorded: { ok: false; error: ErrorObject }, reason: unknown): CallOutcome {
+  const why = typeof reason === 'string' ? redactString(reason.slice(0, 200)) : null;
+  return why
+    ? {
+        ok: false,
+        error: { ...recorded.error, message: `${recorded.error.message} Reconciliation proved nothing: ${why}.` },
+      }
+    : recorded;
+}
+
 async function reconcileUncertain(
   core: HostCore,
   env: CallEnv,
@@ -84,7 +97,7 @@ async function reconcileUncertain(
     await record(core, entry, outcome);
     return outcome;
   }
-  return recorded;
+  return stillUncertain(recorded, proof.outcome === 'unknown' ? proof.reason : undefined);
 }
 
 /**

@@ -39,7 +39,10 @@ function succeeded(core: HostCore, env: CallEnv, r: ResolvedCall, frame: Dispatc
     };
   }
   const receipt = callReceipt(frame, after, core.now(), prepared.ok ? prepared.value : null);
-  const fits = prepared.ok && receiptFits(receipt, env.limits);
+  // The mutation happened: a result over a limit is left out, never turned into an error that hides it.
+  if (!prepared.ok)
+    return { outcome: { ok: true, receipt: compactReceipt(receipt, prepared.limit) }, state: 'completed' };
+  const fits = receiptFits(receipt, env.limits);
   return { outcome: { ok: true, receipt: fits ? receipt : compactReceipt(receipt) }, state: 'completed' };
 }
 

@@ -107,9 +107,16 @@ export type ControllerImpl<M extends Record<string, ControlSpec>> = {
 export type Availability =
   true | { reason?: Extract<PolicyLayer, 'execution-environment' | 'surface-policy'>; detail?: string };
 
-/** What reconciling an uncertain mutation proved. */
+/**
+ * What reconciling an uncertain mutation proved (SPEC §5). `happened` only
+ * when the broker holds this attempt's whole request (for an order: account,
+ * symbol, side, type, quantity and price under its client order id; an FX
+ * confirmation: this confirmation of the quote). Anything short of that is
+ * `unknown`, with a `reason` the agent is told (at most 200 characters, no
+ * secrets: it is shown as it is written).
+ */
 export type Reconciliation =
-  { outcome: 'happened'; result: unknown } | { outcome: 'not-happened' } | { outcome: 'unknown' };
+  { outcome: 'happened'; result: unknown } | { outcome: 'not-happened' } | { outcome: 'unknown'; reason?: string };
 
 /** Options of one mounted controller. */
 export interface MountOptions {

@@ -3,6 +3,7 @@
  * or build pieces of one. Any new export here becomes public API.
  */
 export { startServer, type McpServerMaker, type RunningServer, type StartOptions } from './cli/startServer.js';
+export type { McpExtension, OwnHandlers } from './mcp/createMcpServer.js';
 export { parseCommand, UsageError, type Command } from './cli/args.js';
 export { buildConfig } from './cli/buildConfig.js';
 export type { ServerConfig } from './config.js';

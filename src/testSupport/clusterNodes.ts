@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { RelayConnection } from '../bridge/connection.js';
 import { createMemoryCredentialStore, type CredentialStore } from '../bridge/credentialStore.js';
 import type { RelaySession, SessionStatus } from '../bridge/sessions.js';
+import type { PairLinkResult } from '../bridge/types.js';
 import {
   DEFAULT_LIMITS,
   relayLimitsOf,
@@ -75,7 +76,13 @@ export interface TestTab {
 export function openTab(
   relayUrl: string,
   token: string,
-  kept: { pairCode?: string; credentials?: CredentialStore; sessionId?: string | null } = {},
+  kept: {
+    pairCode?: string;
+    credentials?: CredentialStore;
+    sessionId?: string | null;
+    /** A pairing link opened in the tab once it is paired: what its code proposes. */
+    onPairLink?: (result: PairLinkResult) => void;
+  } = {},
 ): TestTab {
   const credentials = kept.credentials ?? createMemoryCredentialStore();
   const requests: RequestFrame[] = [];
@@ -90,6 +97,7 @@ export function openTab(
     relayToken: token,
     random: () => 0.5,
     backoff: { baseMs: 50, capMs: 200, stableMs: 10_000 },
+    ...(kept.onPairLink ? { onPairLink: kept.onPairLink } : {}),
   });
   const tab: TestTab = {
     connection,

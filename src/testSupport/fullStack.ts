@@ -95,7 +95,12 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
   const stopServing = serveCalls(tab.host, calls.port1);
   const port = createPagePort(
     tab.host,
-    { status: (status) => (latest = status), grantProposed: () => undefined, attachmentEnded: () => undefined },
+    {
+      status: (status) => (latest = status),
+      grantProposed: () => undefined,
+      pairLink: () => undefined,
+      attachmentEnded: () => undefined,
+    },
     batcher,
   );
   const harnesses: Harness<Hub>[] = [];

@@ -7,11 +7,12 @@
  *
  * The element sits in a dock that opens from the header and is closed by
  * default (see quietBridgeElement.ts for why a closed dock renders nothing);
- * a confirmation question opens it.
+ * a confirmation question, or a pairing link opened in this paired tab, opens it.
  */
 import type { BridgeHandle, BridgeStatus } from '../../../src/bridge/types.js';
 import {
   GRANT_EVENT,
+  PAIR_LINK_EVENT,
   STATUS_EVENT,
   type ConfirmGate,
   type TradescriptBridgeEventMap,
@@ -37,6 +38,8 @@ export class BridgeDock {
     const { element } = parts;
     element.addEventListener(STATUS_EVENT, (event) => this.report((event as StatusEvent).detail));
     element.addEventListener(GRANT_EVENT, (event) => showGrant(parts.toggle, (event as GrantEvent).detail.grant));
+    // A pairing link opened in this paired tab waits for the person's answer in the dock.
+    element.addEventListener(PAIR_LINK_EVENT, () => this.setOpen(true));
     wireDock(parts, (open) => this.setOpen(open));
     this.report(this.last);
   }

@@ -19,6 +19,7 @@ import {
   type RuleContext,
 } from './orderRules.js';
 import { OPEN_STATUSES, type OrderRecord } from './orderStore.js';
+import { modificationTerms } from './orderTerms.js';
 import type { PreviewStore } from './previews.js';
 import type { CancelAck, EmergencyResult, ModifyAck, ModifyPreview, OrderAck, OrderPreview } from './results.js';
 import {
@@ -123,6 +124,7 @@ export class OrderDesk {
       orderId: order.orderId,
       kind: 'modify',
       at: order.updatedAt,
+      terms: modificationTerms({ accountId: order.accountId, orderId: order.orderId, quantity, limitPrice }),
     });
     this.emitOrder('order.modified', order, { quantity: formatDecimal(quantity), price: formatDecimal(limitPrice) });
     this.parts.events.changed('orders');

@@ -5,6 +5,7 @@
  */
 import { isoAt } from './clock.js';
 import { div, formatDecimal, mul, type Units } from './decimal.js';
+import { placementTerms, type OrderTerms } from './orderTerms.js';
 import type { Fill, Order } from './schemas.js';
 
 /** Open states: the order may still fill. */
@@ -37,6 +38,8 @@ export interface ClientIdUse {
   readonly kind: 'place' | 'modify';
   /** When the broker accepted it (epoch ms). */
   readonly at: number;
+  /** What that placement or modification asked for (reconciliation compares them, SPEC §5). */
+  readonly terms: OrderTerms;
 }
 
 /** Orders, client ids and fills of every account. */
@@ -59,6 +62,7 @@ export class OrderStore {
       orderId: record.orderId,
       kind: 'place',
       at: record.createdAt,
+      terms: placementTerms(record),
     });
   }
 

@@ -13,7 +13,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import type { ViewportChange } from '../channels/viewportChannel.js';
-import type { ChartModel, TimeRange } from '../host/chartModel.js';
+import { toVisibleRange, type ChartModel, type TimeRange } from '../host/chartModel.js';
 import { INTERVAL_SECONDS, type Candle, type Interval } from '../market/candles.js';
 import type { MarketSimulator } from '../market/simulator.js';
 import { el } from '../ui/dom.js';
@@ -65,6 +65,8 @@ export class ChartPane implements ChartModel {
   private loaded: TimeRange = { from: 0, to: 0 };
   /** A range applied by the program that the chart has not drawn yet (it applies ranges on its next frame). */
   private pending: TimeRange | null = null;
+  /** False while the chart shows older history (fetched for a range before its bars): live bars wait. */
+  private live = true;
   private hovering = false;
 
   constructor(options: ChartPaneOptions) {
@@ -83,6 +85,10 @@ export class ChartPane implements ChartModel {
       onInterval: (interval) => {
         this.setInterval(interval);
         options.onUserViewportChange('interval');
+      },
+      onLatest: () => {
+        this.load();
+        options.onUserViewportChange('range');
       },
       ...(options.onClose ? { onClose: options.onClose } : {}),
     });
@@ -126,7 +132,16 @@ export class ChartPane implements ChartModel {
     return { ...this.loaded };
   }
 
+  newestTime(): number {
+    return this.live
+      ? this.loaded.to
+      : (this.market.candles(this.currentSymbol, this.currentInterval, 1)[0]?.time ?? 0);
+  }
+
   applyVisibleRange(range: TimeRange): TimeRange {
+    const liveFrom = this.market.candles(this.currentSymbol, this.currentInterval)[0]?.time ?? 0;
+    if (range.to < liveFrom) this.loadHistory(range.to);
+    else if (!this.live) this.load();
     this.chart.timeScale().setVisibleRange({ from: range.from as UTCTimestamp, to: range.to as UTCTimestamp });
     this.pending = snapToBars(range, this.loaded, INTERVAL_SECONDS[this.currentInterval]);
     return { ...this.pending };
@@ -151,7 +166,8 @@ export class ChartPane implements ChartModel {
     return {
       symbol: this.currentSymbol,
       interval: this.currentInterval,
-      visibleRange: this.visibleRange(),
+      visibleRange: toVisibleRange(this.visibleRange()),
+      showsLatest: this.live,
       lastPrice: this.lastPrice(),
       tradingLines: this.lines.size,
     };
@@ -170,8 +186,23 @@ export class ChartPane implements ChartModel {
   }
 
   private load(): void {
-    const spec = this.market.spec(this.currentSymbol);
     const bars = this.market.candles(this.currentSymbol, this.currentInterval);
+    this.live = true;
+    this.setBars(bars);
+    this.chart.timeScale().setVisibleLogicalRange({ from: bars.length - INITIAL_BARS, to: bars.length + 5 });
+    const first = bars[Math.max(bars.length - INITIAL_BARS, 0)];
+    this.pending = first ? { from: first.time, to: this.loaded.to } : null;
+    this.showLatest(bars[bars.length - 1]);
+  }
+
+  /** Fetches the older bars that end at `endSeconds`; live bars wait until the person goes back to the latest. */
+  private loadHistory(endSeconds: number): void {
+    this.live = false;
+    this.setBars(this.market.archiveCandles(this.currentSymbol, this.currentInterval, endSeconds));
+  }
+
+  private setBars(bars: Candle[]): void {
+    const spec = this.market.spec(this.currentSymbol);
     if (spec)
       this.candles.applyOptions({
         priceFormat: { type: 'price', precision: spec.decimals, minMove: 10 ** -spec.decimals },
@@ -179,16 +210,15 @@ export class ChartPane implements ChartModel {
     this.candles.setData(bars.map(toCandleData));
     this.volume.setData(bars.map(toVolumeData));
     this.loaded = { from: bars[0]?.time ?? 0, to: bars[bars.length - 1]?.time ?? 0 };
-    this.chart.timeScale().setVisibleLogicalRange({ from: bars.length - INITIAL_BARS, to: bars.length + 5 });
-    const first = bars[Math.max(bars.length - INITIAL_BARS, 0)];
-    this.pending = first ? { from: first.time, to: this.loaded.to } : null;
-    this.toolbar.show(this.currentSymbol, this.currentInterval);
-    this.legend.showTitle(`${this.currentSymbol} · ${this.currentInterval} · Simulated`);
-    this.showLatest(bars[bars.length - 1]);
+    this.toolbar.show(this.currentSymbol, this.currentInterval, this.live);
+    this.legend.showTitle(
+      `${this.currentSymbol} · ${this.currentInterval} · Simulated${this.live ? '' : ' · history'}`,
+    );
   }
 
   /** Applies every bar that formed or changed since the last frame. */
   private flush(): void {
+    if (!this.live) return;
     const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
     for (const bar of bars) {
       this.candles.update(toCandleData(bar));

@@ -11,6 +11,8 @@ export interface ChartToolbarOptions {
   symbols: readonly string[];
   onSymbol: (symbol: string) => void;
   onInterval: (interval: Interval) => void;
+  /** Back to the latest bars from older history. */
+  onLatest: () => void;
   /** Shows a close button that calls this. */
   onClose?: () => void;
 }
@@ -23,6 +25,12 @@ export class ChartToolbar {
   private readonly last = el('span', { class: 'chart-last num' });
   private readonly change = el('span', { class: 'chart-change num' });
   private readonly lines = el('span', { class: 'chart-lines', attrs: { 'data-testid': 'chart-line-count' } });
+  private readonly latest = el('button', {
+    class: 'interval',
+    text: 'Latest',
+    title: 'This chart shows older history; back to the latest bars',
+    attrs: { type: 'button', 'data-testid': 'chart-latest' },
+  });
 
   constructor(options: ChartToolbarOptions) {
     this.select = el(
@@ -42,9 +50,12 @@ export class ChartToolbar {
       this.buttons.set(interval, button);
       group.append(button);
     }
+    this.latest.addEventListener('click', () => options.onLatest());
+    this.latest.hidden = true;
     this.element = el('header', { class: 'panel-head chart-toolbar' }, [
       this.select,
       group,
+      this.latest,
       this.last,
       this.change,
       el('span', { class: 'spacer' }),
@@ -54,9 +65,10 @@ export class ChartToolbar {
     if (options.onClose) this.element.append(closeButton(options.chartId, options.onClose));
   }
 
-  /** Shows the chart's symbol and interval. */
-  show(symbol: string, interval: Interval): void {
+  /** Shows the chart's symbol and interval, and offers "Latest" while it shows older history. */
+  show(symbol: string, interval: Interval, live: boolean): void {
     this.select.value = symbol;
+    this.latest.hidden = live;
     for (const [value, button] of this.buttons) button.classList.toggle('active', value === interval);
   }
 

@@ -8,14 +8,14 @@ import { INTERVALS } from '../market/candles.js';
 
 const UnixSeconds = z.number().int().min(0).max(4_102_444_800);
 
-/** A time range in unix seconds; `from` must be earlier than `to`. */
+/** A time range in unix seconds, TradeScript's `{startTime, endTime}`; `startTime` must be earlier than `endTime`. */
 export const TimeRangeSchema = z
   .object({
-    from: UnixSeconds.describe('Start, unix seconds.'),
-    to: UnixSeconds.describe('End, unix seconds; later than from.'),
+    startTime: UnixSeconds.describe('Start, unix seconds.'),
+    endTime: UnixSeconds.describe('End, unix seconds; later than startTime.'),
   })
   .strict()
-  .refine((range) => range.from < range.to, { message: 'from must be earlier than to.' });
+  .refine((range) => range.startTime < range.endTime, { message: 'startTime must be earlier than endTime.' });
 
 const IntervalSchema = z.enum(INTERVALS).describe('Bar interval.');
 const SymbolSchema = z.string().min(1).max(32).describe('Ticker, e.g. "ETHUSDT".');
@@ -37,7 +37,12 @@ const LineIdSchema = z.string().min(1).max(64).describe('A lineId from createTra
 
 /** What the chart shows: instrument, interval and visible time range. */
 export const ViewportSchema = z
-  .object({ symbol: z.string(), interval: IntervalSchema, from: z.number().int(), to: z.number().int() })
+  .object({
+    symbol: z.string(),
+    interval: IntervalSchema,
+    startTime: z.number().int().describe('Visible range start, unix seconds.'),
+    endTime: z.number().int().describe('Visible range end, unix seconds.'),
+  })
   .strict();
 
 /** One trading line. */
@@ -79,7 +84,7 @@ export const chartController = declareController({
       ...read,
       family: 'chart.viewport',
       description:
-        'Reads what this chart shows: symbol, interval and the visible time range (unix seconds, bar-aligned). Read it, with the viewport revision from get_context, before setVisibleRange.',
+        'Reads what this chart shows: symbol, interval and the visible time range ({startTime, endTime}, unix seconds, bar-aligned). Read it, with the viewport revision from get_context, before setVisibleRange.',
       args: [],
       result: ViewportSchema,
     }),
@@ -88,7 +93,7 @@ export const chartController = declareController({
       family: 'chart.viewport',
       revisionDomains: ['viewport'],
       description:
-        'Scrolls and zooms the chart to a time range in unix seconds (from < to) inside the loaded history; returns the range the chart actually shows, snapped to bars. Pass expectedRevisions.viewport from get_context: the person may have scrolled meanwhile. Call getVisibleRange first to see the loaded span.',
+        'Scrolls and zooms the chart to a time range in unix seconds ({startTime, endTime}, startTime < endTime); a range before the loaded bars fetches the window of older history (500 bars) that holds endTime, and a range may not start after the newest bar. Returns the range the chart actually shows, snapped to bars. Pass expectedRevisions.viewport from get_context: the person may have scrolled meanwhile.',
       args: [arg('range', TimeRangeSchema)],
       result: ViewportSchema,
     }),

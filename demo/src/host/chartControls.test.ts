@@ -24,6 +24,7 @@ class FakeChart implements ChartModel {
   interval = (): Interval => this.iv;
   visibleRange = (): TimeRange => ({ ...this.range });
   dataRange = (): TimeRange => ({ from: 0, to: 10_000 });
+  newestTime = (): number => 10_000;
   applyVisibleRange = (range: TimeRange): TimeRange => (this.range = { ...range });
   setSymbol = (symbol: string): void => void (this.sym = symbol);
   setInterval = (interval: Interval): void => void (this.iv = interval);
@@ -95,14 +96,16 @@ describe('chart controller declaration (SPEC §5)', () => {
       revisionDomains: [],
     });
     expect(byId.get('chart.removeTradingLine')?.revisionDomains).toEqual(['tradingLines']);
-    expect(byId.get('chart.setVisibleRange')?.signature).toContain('range: { from: number; to: number }');
+    expect(byId.get('chart.setVisibleRange')?.signature).toContain('range: { startTime: number; endTime: number }');
   });
 
-  it('validates arguments: from before to, unknown fields rejected, positive decimal prices', () => {
-    expect(TimeRangeSchema.safeParse({ from: 10, to: 20 }).success).toBe(true);
-    expect(TimeRangeSchema.safeParse({ from: 20, to: 20 }).success).toBe(false);
-    expect(TimeRangeSchema.safeParse({ from: 1.5, to: 20 }).success).toBe(false);
-    expect(TimeRangeSchema.safeParse({ from: 10, to: 20, zoom: 2 }).success).toBe(false);
+  it('validates arguments: startTime before endTime, unknown fields rejected, positive decimal prices', () => {
+    expect(TimeRangeSchema.safeParse({ startTime: 10, endTime: 20 }).success).toBe(true);
+    expect(TimeRangeSchema.safeParse({ startTime: 20, endTime: 20 }).success).toBe(false);
+    expect(TimeRangeSchema.safeParse({ startTime: 1.5, endTime: 20 }).success).toBe(false);
+    expect(TimeRangeSchema.safeParse({ startTime: 10, endTime: 20, zoom: 2 }).success).toBe(false);
+    // SPEC §10: the seed's vocabulary only; the demo's former {from, to} is refused, not guessed at.
+    expect(TimeRangeSchema.safeParse({ from: 10, to: 20 }).success).toBe(false);
     expect(PriceSchema.safeParse('67250.5').success).toBe(true);
     for (const bad of ['0', '-1', '1e5', '67,250', '']) expect(PriceSchema.safeParse(bad).success).toBe(false);
     expect(TradingLinePatchSchema.safeParse({}).success).toBe(false);
@@ -113,15 +116,15 @@ describe('chart controller declaration (SPEC §5)', () => {
 describe('chart controls', () => {
   it('setVisibleRange applies the range, bumps viewport once and returns what the chart shows', () => {
     const { chart, revisions, ctx, controls } = setup();
-    const result = controls.setVisibleRange(ctx, { from: 3_000, to: 4_000 });
-    expect(result).toEqual({ symbol: 'BTCUSDT', interval: '1m', from: 3_000, to: 4_000 });
+    const result = controls.setVisibleRange(ctx, { startTime: 3_000, endTime: 4_000 });
+    expect(result).toEqual({ symbol: 'BTCUSDT', interval: '1m', startTime: 3_000, endTime: 4_000 });
     expect(chart.visibleRange()).toEqual({ from: 3_000, to: 4_000 });
     expect(revisions.all()).toEqual({ viewport: 1, drawings: 0, tradingLines: 0 });
   });
 
-  it('refuses a range outside the loaded history as a definite failure and changes nothing', () => {
+  it('refuses a range that starts after the newest bar as a definite failure and changes nothing', () => {
     const { chart, revisions, ctx, controls } = setup();
-    const failure = failureOf(() => controls.setVisibleRange(ctx, { from: 20_000, to: 30_000 }));
+    const failure = failureOf(() => controls.setVisibleRange(ctx, { startTime: 20_000, endTime: 30_000 }));
     expect(failure.kind).toBe('definite-failure');
     expect(chart.visibleRange()).toEqual({ from: 1_000, to: 2_000 });
     expect(revisions.get('viewport')).toBe(0);

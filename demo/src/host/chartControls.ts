@@ -7,7 +7,7 @@ import { controlFailure } from '../../../src/sdk/failures.js';
 import type { ControllerImpl } from '../../../src/sdk/types.js';
 import type { TradingLine } from '../chart/tradingLines.js';
 import type { chartController } from './chartController.js';
-import type { ChartModel } from './chartModel.js';
+import { toTimeRange, type ChartModel } from './chartModel.js';
 
 type ChartControls = (typeof chartController)['controls'];
 
@@ -15,25 +15,26 @@ type ChartControls = (typeof chartController)['controls'];
 export interface Viewport {
   symbol: string;
   interval: ReturnType<ChartModel['interval']>;
-  from: number;
-  to: number;
+  startTime: number;
+  endTime: number;
 }
 
 /** The viewport a chart shows now. */
 export function viewportOf(model: ChartModel): Viewport {
   const range = model.visibleRange();
-  return { symbol: model.symbol(), interval: model.interval(), from: range.from, to: range.to };
+  return { symbol: model.symbol(), interval: model.interval(), startTime: range.from, endTime: range.to };
 }
 
 /** Implements the chart controls on one chart; `symbols` lists the tickers the market quotes. */
 export function chartControls(model: ChartModel, symbols: () => readonly string[]): ControllerImpl<ChartControls> {
   return {
     getVisibleRange: () => viewportOf(model),
-    setVisibleRange: (ctx, range) => {
-      const loaded = model.dataRange();
-      if (range.to < loaded.from || range.from > loaded.to) {
+    setVisibleRange: (ctx, visible) => {
+      const range = toTimeRange(visible);
+      const newest = model.newestTime();
+      if (range.from > newest) {
         throw controlFailure('definite-failure', {
-          message: `The chart holds bars from ${loaded.from} to ${loaded.to} (unix seconds); choose a range that overlaps them. Nothing changed.`,
+          message: `The chart's newest bar starts at ${newest} (unix seconds); choose a range that starts before it. Nothing changed.`,
         });
       }
       model.applyVisibleRange(range);

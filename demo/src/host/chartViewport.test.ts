@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, type CallReceipt } from '../../../src/protocol/index.js';
+import { DEFAULT_LIMITS, relayLimitsOf, type CallReceipt } from '../../../src/protocol/index.js';
 import { TradingLineStore } from '../chart/tradingLines.js';
 import { bind, testHost } from '../channels/channelTesting.js';
 import { chartViewportChannel, ViewportFeed } from '../channels/viewportChannel.js';
@@ -10,7 +10,7 @@ import type { ChartModel, TimeRange } from './chartModel.js';
 import { announcingControls, viewportEvent } from './chartViewport.js';
 
 const CHART = { scope: 'chart', chartId: 'btc-main' } as const;
-const { requestBytes: _bytes, callDeadlineMs: _deadline, ...LIMITS } = DEFAULT_LIMITS;
+const LIMITS = relayLimitsOf(DEFAULT_LIMITS);
 
 /** A chart without a DOM that shows exactly what it was given. */
 class FakeChart implements ChartModel {
@@ -23,6 +23,7 @@ class FakeChart implements ChartModel {
   interval = (): Interval => this.iv;
   visibleRange = (): TimeRange => ({ ...this.range });
   dataRange = (): TimeRange => ({ from: 0, to: 10_000 });
+  newestTime = (): number => 10_000;
   applyVisibleRange = (range: TimeRange): TimeRange => (this.range = { ...range });
   setSymbol = (symbol: string): void => void (this.sym = symbol);
   setInterval = (interval: Interval): void => void (this.iv = interval);
@@ -70,7 +71,7 @@ describe('chart.viewport, the demo’s own channel (SPEC §7 custom channels)', 
     const { host, call, feed } = setup();
     const binding = await bind(host, CHART, 'chart.viewport');
     expect(binding.started).toEqual({ ok: true });
-    const moved = await call('chart.setVisibleRange', [{ from: 3_000, to: 4_000 }], 0);
+    const moved = await call('chart.setVisibleRange', [{ startTime: 3_000, endTime: 4_000 }], 0);
     expect(moved.ok && (moved.data as CallReceipt).revisionsAfter).toEqual({ viewport: 1 });
     await call('chart.setSymbol', ['ETHUSDT'], 1);
     await call('chart.setInterval', ['5m'], 2);
@@ -79,8 +80,8 @@ describe('chart.viewport, the demo’s own channel (SPEC §7 custom channels)', 
         change: 'range',
         changedBy: 'agent',
         clientName: 'Claude Code',
-        from: 3_000,
-        to: 4_000,
+        startTime: 3_000,
+        endTime: 4_000,
         revision: 1,
       }),
       expect.objectContaining({ change: 'symbol', symbol: 'ETHUSDT', revision: 2 }),
@@ -95,7 +96,7 @@ describe('chart.viewport, the demo’s own channel (SPEC §7 custom channels)', 
     const { host, call, chart, feed, mounted } = setup();
     const person = await bind(host, CHART, 'chart.viewport', { changedBy: ['person'] });
     await call('chart.setSymbol', ['NOPE'], 0);
-    await call('chart.setVisibleRange', [{ from: 3_000, to: 4_000 }], 0);
+    await call('chart.setVisibleRange', [{ startTime: 3_000, endTime: 4_000 }], 0);
     feed.publish(viewportEvent(chart, 'range', mounted.revisions.bump('viewport'), null));
     expect(person.payloads()).toEqual([expect.objectContaining({ changedBy: 'person', revision: 2 })]);
     expect(person.payloads()[0]).not.toHaveProperty('clientName');

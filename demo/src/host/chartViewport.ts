@@ -25,8 +25,8 @@ export function viewportEvent(
     ...(clientName === null ? {} : { clientName: clientName.slice(0, 128) }),
     symbol: model.symbol(),
     interval: model.interval(),
-    from: range.from,
-    to: range.to,
+    startTime: range.from,
+    endTime: range.to,
     revision,
     time: new Date().toISOString(),
   };

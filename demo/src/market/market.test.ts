@@ -86,6 +86,32 @@ describe('market simulator determinism', () => {
   });
 });
 
+describe('older history on demand', () => {
+  // The seed example of reference 004 scrolls to 2025-01-01/02, long before the live bars.
+  const SEED_END = 1_735_776_000;
+
+  it('fetches a fixed window of contiguous bars holding the time, the same on every fetch', () => {
+    const sim = market(7);
+    const bars = sim.archiveCandles('BTCUSDT', '1m', SEED_END);
+    expect(bars).toHaveLength(500);
+    expect(bars[0]!.time).toBeLessThanOrEqual(SEED_END);
+    expect(bars[bars.length - 1]!.time).toBeGreaterThanOrEqual(SEED_END);
+    for (let i = 1; i < bars.length; i++) expect(bars[i]!.time - bars[i - 1]!.time).toBe(60);
+    expect(sim.archiveCandles('BTCUSDT', '1m', bars[0]!.time)).toEqual(bars);
+    expect(market(7).archiveCandles('BTCUSDT', '1m', SEED_END)).toEqual(bars);
+    expect(sim.archiveCandles('BTCUSDT', '1m', bars[0]!.time - 60)).not.toEqual(bars);
+  });
+
+  it('folds the window into the interval asked for and leaves the live bars alone', () => {
+    const sim = market(7);
+    const live = sim.candles('BTCUSDT', '1h');
+    const hours = sim.archiveCandles('BTCUSDT', '1h', SEED_END, 48);
+    expect(hours).toHaveLength(48);
+    for (const bar of hours) expect(bar.time % 3_600).toBe(0);
+    expect(sim.candles('BTCUSDT', '1h')).toEqual(live);
+  });
+});
+
 describe('candle aggregation', () => {
   const minute = (time: number, open: number, high: number, low: number, close: number): Candle => ({
     time,

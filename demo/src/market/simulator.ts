@@ -4,6 +4,7 @@
  */
 import type { QuoteEvent } from '../../../src/protocol/index.js';
 import { aggregateCandles, bucketStart, INTERVAL_SECONDS, type Candle, type Interval } from './candles.js';
+import { hashSeed } from './prng.js';
 import { firstIndexAtOrAfter, SymbolBook } from './symbolBook.js';
 import { formatPrice, roundToTick, SYMBOLS, type SymbolSpec } from './symbols.js';
 
@@ -82,6 +83,23 @@ export class MarketSimulator {
     const seconds = INTERVAL_SECONDS[interval];
     const from = bucketStart(last.time, seconds) - (Math.max(limit, 1) - 1) * seconds;
     return aggregateCandles(bars.slice(firstIndexAtOrAfter(bars, from)), seconds);
+  }
+
+  /**
+   * Older history, as a terminal fetches it when the person (or an agent)
+   * scrolls before the bars it holds: the `limit` bars of `interval` of the
+   * fixed window that holds `time` (windows tile the time axis, so every time
+   * has one window and the same seed always gives it the same bars). Each
+   * window is a price path of its own, not continuous with the live bars.
+   */
+  archiveCandles(symbol: string, interval: Interval, time: number, limit = MAX_CHART_BARS): Candle[] {
+    const spec = this.book(symbol).spec;
+    const seconds = INTERVAL_SECONDS[interval];
+    const span = Math.max(limit, 1) * seconds;
+    const window = Math.floor(time / span);
+    const lastMinute = (window + 1) * span - 60;
+    const book = new SymbolBook(spec, hashSeed(this.seed, interval, window), lastMinute, span / 60);
+    return aggregateCandles(book.minuteBars(), seconds);
   }
 
   /** Bars of `interval` whose bucket starts at or after `time`. */

@@ -92,7 +92,7 @@ export function alertsReconcile(broker: PaperBroker): NonNullable<MountOptions['
       const entry = await broker.lookupRequest(requestRef(controlId, operationId, args[0]), { op: 'alerts.list' });
       return entry ? { outcome: 'happened', result: entry.result } : { outcome: 'not-happened' };
     } catch {
-      return { outcome: 'unknown' };
+      return { outcome: 'unknown', reason: 'the broker could not be read now' };
     }
   };
 }

@@ -18,6 +18,7 @@ import {
 import type { PaperBroker } from '../broker/paperBroker.js';
 import { brokerCall } from './brokerFailure.js';
 import { OperationOptionsSchema } from './ordersController.js';
+import { requestRef } from './requestRef.js';
 import type { RevisionRouter } from './revisionRouter.js';
 
 /** The `fx` controller. */
@@ -76,22 +77,37 @@ export function fxControls(
   return {
     getQuote: (ctx, request) =>
       brokerCall(false, async () => normalize(await broker.getQuote(request, { op: ctx.controlId, source: 'agent' }))),
-    confirmQuote: (ctx, request) =>
-      router.during(ctx, () =>
-        brokerCall(true, () => broker.confirmQuote(request, { op: ctx.controlId, source: 'agent' })),
-      ),
+    confirmQuote: (ctx, request) => {
+      // Journaled under this confirmation's own reference: reconciliation tells it from anyone else's.
+      const ref = requestRef(ctx.controlId, ctx.operationId, request);
+      return router.during(ctx, () =>
+        brokerCall(true, () => broker.confirmQuote(request, { op: ctx.controlId, source: 'agent', ref })),
+      );
+    },
   };
 }
 
-/** A quote confirms at most once: its trade proves the confirmation happened. */
+/**
+ * A quote confirms at most once. This confirmation happened only when the
+ * broker journaled it under its own reference (the quote's terms are the
+ * quote's); a trade of the quote made by another request (the person, another
+ * client) proves nothing about this one; no trade proves it did not happen.
+ */
 export function fxReconcile(broker: PaperBroker): NonNullable<MountOptions['reconcile']> {
-  return async ({ args }) => {
+  return async ({ controlId, args, operationId }) => {
     const { quoteId } = args[0] as { quoteId: string };
     try {
+      const own = await broker.lookupRequest(requestRef(controlId, operationId, args[0]), { op: 'fx.getQuote' });
+      if (own) return { outcome: 'happened', result: own.result };
       const trade = await broker.lookupQuote(quoteId, { op: 'fx.getQuote' });
-      return trade ? { outcome: 'happened', result: trade } : { outcome: 'not-happened' };
+      if (!trade) return { outcome: 'not-happened' };
+      return {
+        outcome: 'unknown',
+        reason:
+          'this quote was confirmed by another request (the person or another client), so it proves nothing about this attempt',
+      };
     } catch {
-      return { outcome: 'unknown' };
+      return { outcome: 'unknown', reason: 'the broker could not be read now' };
     }
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The `orders` controls over the paper broker, and their reconciliation: a
- * placement or modification is found by its client order id, a cancel by
- * the journaled request.
+ * placement or modification is found by its client order id **with its own
+ * terms** (SPEC §5), a cancel by the journaled request.
  */
 import type { ControllerImpl, MountOptions, Reconciliation } from '../../../src/sdk/index.js';
 import { isoAt } from '../broker/clock.js';
+import { differingTerms, requestedTerms } from '../broker/orderTerms.js';
 import type { PaperBroker } from '../broker/paperBroker.js';
 import type { ClientIdUse } from '../broker/orderStore.js';
 import { brokerCall } from './brokerFailure.js';
@@ -32,16 +33,32 @@ export function ordersControls(broker: PaperBroker, router: RevisionRouter): Ord
   };
 }
 
-/** What a placement or modification with this client order id did, if the broker knows it. */
-async function byClientOrderId(
+/** Why an id's use proves nothing about this attempt (no argument values: the agent reads it). */
+function otherUse(kind: ClientIdUse['kind'], use: ClientIdUse, differing: string[]): Reconciliation {
+  const what =
+    use.kind !== kind
+      ? `was used for ${use.kind === 'place' ? 'a placement' : 'a modification'}, not this request`
+      : `was used with other terms (${differing.join(', ')})`;
+  return { outcome: 'unknown', reason: `this client order id ${what}, so it proves nothing about this attempt` };
+}
+
+/**
+ * What a placement or modification with this client order id did: `happened`
+ * only when the broker holds the id with this request's own terms (account,
+ * symbol, side, type, quantity, price; for a modification the order, quantity
+ * and price); the same id with other terms proves nothing.
+ */
+export async function byClientOrderId(
   broker: PaperBroker,
-  request: { accountId: string; clientOrderId: string; orderId?: string },
+  request: { accountId: string; clientOrderId: string },
   kind: ClientIdUse['kind'],
 ): Promise<Reconciliation> {
+  const requested = requestedTerms(kind, request);
+  if (!requested) return { outcome: 'unknown', reason: 'the recorded request cannot be read' };
   const found = await broker.lookupClientOrder(request.accountId, request.clientOrderId, { op: 'orders.list' });
-  // Client order ids are account-unique: an id used for something else proves this request never happened.
-  if (!found || found.use.kind !== kind) return { outcome: 'not-happened' };
-  if ('orderId' in request && request.orderId !== found.use.orderId) return { outcome: 'not-happened' };
+  if (!found) return { outcome: 'not-happened' };
+  const differing = differingTerms(requested, found.use.terms);
+  if (found.use.kind !== kind || differing.length > 0) return otherUse(kind, found.use, differing);
   const { order, use } = found;
   const base = { orderId: order.orderId, accountId: order.accountId, clientOrderId: request.clientOrderId };
   const result =
@@ -54,7 +71,7 @@ async function byClientOrderId(
 /** Proves what an uncertain orders mutation did; anything unreadable is `unknown`. */
 export function ordersReconcile(broker: PaperBroker): NonNullable<MountOptions['reconcile']> {
   return async ({ controlId, args, operationId }) => {
-    const request = args[0] as { accountId: string; clientOrderId: string; orderId?: string };
+    const request = args[0] as { accountId: string; clientOrderId: string };
     try {
       if (controlId === 'orders.placeOrder') return await byClientOrderId(broker, request, 'place');
       if (controlId === 'orders.modifyOrder') return await byClientOrderId(broker, request, 'modify');
@@ -63,8 +80,8 @@ export function ordersReconcile(broker: PaperBroker): NonNullable<MountOptions['
         return entry ? { outcome: 'happened', result: entry.result } : { outcome: 'not-happened' };
       }
     } catch {
-      // The broker could not be read now: nothing is proven.
+      return { outcome: 'unknown', reason: 'the broker could not be read now' };
     }
-    return { outcome: 'unknown' };
+    return { outcome: 'unknown', reason: 'this control has no reconciliation' };
   };
 }

@@ -56,7 +56,7 @@ export function riskReconcile(broker: PaperBroker): NonNullable<MountOptions['re
       const entry = await broker.lookupRequest(requestRef(controlId, operationId, args[0]), { op: 'orders.list' });
       return entry ? { outcome: 'happened', result: entry.result } : { outcome: 'not-happened' };
     } catch {
-      return { outcome: 'unknown' };
+      return { outcome: 'unknown', reason: 'the broker could not be read now' };
     }
   };
 }

@@ -7,6 +7,7 @@
 import {
   BrowserFrameSchema,
   DEFAULT_LIMITS,
+  relayLimitsOf,
   type BrowserFrame,
   type Credential,
   type Grant,
@@ -49,6 +50,8 @@ export class ScriptedRelay {
   /** Grant a pairing welcome proposes. */
   grant: Grant | undefined;
   heartbeatMs = 20_000;
+  /** What the welcome says of `--enable-trading` (left out when undefined). */
+  tradingEnabled: boolean | undefined;
   /** Stop answering anything (to test the silence timeout). */
   muted = false;
   /** Session ids whose open is refused. */
@@ -101,6 +104,15 @@ export class ScriptedRelay {
   private respond(peer: PeerRecord, frame: BrowserFrame): void {
     if (frame.t === 'hello') return this.hello(peer, frame);
     if (frame.t === 'ping') return this.send(peer, { t: 'pong', n: frame.n });
+    if (frame.t === 'pair.offer') {
+      const live = this.pairCodes.delete(frame.code);
+      return this.send(peer, {
+        t: 'pair.proposal',
+        ref: frame.ref,
+        grant: live ? (this.grant ?? 'write') : null,
+        ...(live ? {} : { message: 'pairing code expired or used' }),
+      });
+    }
     if (frame.t !== 'session.open') return;
     if (frame.sessionId !== undefined && this.refusedSessionIds.has(frame.sessionId)) {
       return this.send(peer, { t: 'session.refused', ref: frame.ref, message: 'That session id is taken.' });
@@ -115,6 +127,7 @@ export class ScriptedRelay {
       hostId: 'host-1',
       heartbeatMs: this.heartbeatMs,
       serverVersion: '0.0.0-test',
+      ...(this.tradingEnabled === undefined ? {} : { tradingEnabled: this.tradingEnabled }),
     };
     if (frame.auth.kind === 'pair') {
       if (!this.pairCodes.delete(frame.auth.code)) return peer.socket.close(4401);
@@ -136,15 +149,14 @@ export function requestFrame(
   op: Operation,
   overrides: Partial<RequestFrame> = {},
 ): RequestFrame {
-  const { callDeadlineMs, requestBytes: _requestBytes, ...limits } = DEFAULT_LIMITS;
   return {
     t: 'request',
     id,
     sessionId,
     attachment: { attachmentId: 'att-1', namespace: 'ns-1', clientName: 'test client' },
     adapter: { maxAccess: 'write', allowControls: null },
-    limits,
-    deadlineMs: callDeadlineMs,
+    limits: relayLimitsOf(DEFAULT_LIMITS),
+    deadlineMs: DEFAULT_LIMITS.callDeadlineMs,
     op,
     ...overrides,
   };

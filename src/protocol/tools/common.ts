@@ -20,6 +20,26 @@ export const RequestIdSchema = z
     z.describe('Your correlation id (letters, digits, . _ : -), echoed in meta.requestId. No effect on identity.'),
   );
 
+/**
+ * The attachment handle of a stateless HTTP client (MCP 2026-07-28, SPEC §2,
+ * §13): minted by the server, returned in `meta.attachment`, passed back as
+ * the `attachment` argument of every later tool call. Connection-scoped
+ * clients (stdio, `Mcp-Session-Id`) never need it.
+ */
+export const AttachmentHandleSchema = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(256),
+    z.describe(
+      'Your attachment handle: copy meta.attachment from your previous TradeScript result here on every call ' +
+        '(omit it on your first call). It keeps your operation ids and subscriptions yours.',
+    ),
+  );
+
+/** The argument that carries {@link AttachmentHandleSchema}. */
+export const ATTACHMENT_ARGUMENT = 'attachment';
+
 /** A caller-owned operation id. */
 export const OperationIdSchema = z
   .string()

@@ -22,5 +22,8 @@ export const TOOLS = [getContextTool, listControlsTool, callTool, batchTool, sub
 /** A tool's name. */
 export type ToolName = (typeof TOOLS)[number]['name'];
 
-/** Every tool name. */
-export const TOOL_NAMES = TOOLS.map((t) => t.name) as ToolName[];
+/**
+ * Every tool name. Marked pure, so a bundle that does not use it (the browser's)
+ * drops the tool definitions and their descriptions too.
+ */
+export const TOOL_NAMES = /* @__PURE__ */ TOOLS.map((t) => t.name) as ToolName[];

@@ -1,4 +1,4 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChannelDescriptorSchema, jsonByteLength } from '../../protocol/index.js';

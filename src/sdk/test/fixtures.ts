@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AdapterMaximum, Operation, RelayCall, RelayLimits, Target } from '../../protocol/index.js';
-import { DEFAULT_LIMITS } from '../../protocol/index.js';
+import { DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import { arg, control, declareController } from '../declare.js';
 import { controlFailure } from '../failures.js';
 import { createTerminalHost } from '../host.js';
@@ -197,7 +197,7 @@ export const SESSION: Target = { scope: 'session' };
 
 /** The relay limits at their defaults. */
 export function defaultLimits(overrides: Partial<RelayLimits> = {}): RelayLimits {
-  const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+  const limits = relayLimitsOf(DEFAULT_LIMITS);
   return { ...limits, ...overrides };
 }
 

@@ -45,21 +45,34 @@ export function printable(text: string, max = 60): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
-/** `tradescript-mcp pair`: prints the pairing link (or the code when no demo is served). */
+/** `trading: …` as `status` and `pair` say it. */
+export function tradingLine(enabled: boolean): string {
+  return enabled
+    ? 'enabled (--enable-trading): a tab granting trade lets MCP clients place orders'
+    : 'off: trade-class controls are refused whatever a tab grants (start the server with --enable-trading to allow them)';
+}
+
+/** What a pairing link (or code) will do, for the person about to open it (SPEC §9). */
+export function pairEffect(answer: Pick<PairAnswer, 'grant' | 'tradingEnabled'>): string[] {
+  const lines = [
+    `A tab not paired yet pairs with MCP access "${answer.grant}". A tab already paired shows the person a`,
+    `request to switch its access to "${answer.grant}", applied only if they accept. Single use, expires in 2 minutes.`,
+  ];
+  if (answer.grant === 'trade' && !answer.tradingEnabled) lines.push(`Trading is ${tradingLine(false)}.`);
+  return lines;
+}
+
+/** `tradescript-mcp pair`: prints the pairing link (or the code when no demo is served) and what it will do. */
 export async function pairCommand(home: string, grant: string | null, json: boolean, io: CliOutput): Promise<void> {
   const answer = await ask<PairAnswer>(home, 'POST', '/pair', grant === null ? {} : { grant });
   if (json) return io.out(JSON.stringify(answer));
-  if (answer.pairUrl) {
-    io.err(
-      `Open this link in the terminal's browser to pair it (grant: ${answer.grant}; single use, expires in 2 minutes):`,
-    );
-    io.out(answer.pairUrl);
-  } else {
-    io.err(
-      `Enter this code in the terminal's TradeScript panel (grant: ${answer.grant}; single use, expires in 2 minutes):`,
-    );
-    io.out(answer.code);
-  }
+  io.err(
+    answer.pairUrl
+      ? "Open this link in the terminal's browser to pair it:"
+      : "Enter this code in the terminal's TradeScript panel (or open the terminal at …#pair=CODE):",
+  );
+  io.out(answer.pairUrl ?? answer.code);
+  for (const line of pairEffect(answer)) io.err(line);
 }
 
 function sessionLine(s: SessionSummary): string {
@@ -77,6 +90,7 @@ export async function statusCommand(home: string, json: boolean, io: CliOutput):
   else io.out('  MCP:    stdio');
   io.out(`  relay:  ${urls.relayUrl}`);
   if (urls.demoUrl) io.out(`  demo:   ${urls.demoUrl}`);
+  io.out(`  trading: ${tradingLine(status.tradingEnabled)}`);
   io.out(
     `  sessions: ${hub.sessions} (${hub.connectedSessions} connected) · attachments: ${hub.attachments} · paired hosts: ${status.hosts.length}`,
   );

@@ -58,9 +58,16 @@ export interface HubRole {
 /** Binds the relay port, serves, and writes `hub.json`; rejects (closing what started) when a port is taken. */
 export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
   const { config, logger, version } = options;
-  const pairing = new Pairing({ home: config.home });
+  const pairing = new Pairing({ home: config.home, logger: logger.child('pairing') });
   if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
-  const hub = new Hub({ auth: pairing, logger: logger.child('hub'), serverVersion: version, timing: options.timing });
+  const hub = new Hub({
+    auth: pairing,
+    logger: logger.child('hub'),
+    serverVersion: version,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
+    timing: options.timing,
+    limits: config.limits,
+  });
   const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
   let urls: ServerUrls = { relayUrl: '' };
   let front: FrontServer | null = null;
@@ -143,7 +150,16 @@ function adminContext(
   urls: () => ServerUrls,
 ): AdminContext {
   const token = randomBytes(24).toString('base64url');
-  return { hub, pairing, logger: logger.child('admin'), token, version, defaultGrant: config.pairGrant, urls };
+  return {
+    hub,
+    pairing,
+    logger: logger.child('admin'),
+    token,
+    version,
+    defaultGrant: config.pairGrant,
+    tradingEnabled: config.adapter.maxAccess === 'trade',
+    urls,
+  };
 }
 
 function hubFile(

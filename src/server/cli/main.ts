@@ -12,6 +12,14 @@ import { USAGE } from './usage.js';
 /** The prefix of the ready line scripts and tests wait for. */
 export const READY_PREFIX = 'tradescript-mcp ready ';
 
+/** The prefix of the plain line for people that follows the ready line (SPEC §11). */
+export const PAIR_LINE_PREFIX = 'Pair a terminal: ';
+
+/** `Pair a terminal: <pairUrl>`, or, with no demo to link to, how to get a code. */
+export function pairLine(pairUrl: string | undefined): string {
+  return `${PAIR_LINE_PREFIX}${pairUrl ?? 'run `npx tradescript-mcp pair` for a single-use code'}`;
+}
+
 /** Where the CLI reads and writes; the defaults are the process's own. */
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -72,15 +80,24 @@ async function run(command: Command, io: CliIo, output: CliOutput): Promise<numb
 async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): Promise<number> {
   if (command.cluster) return serveCluster(command, command.cluster, io);
   // Loaded only for server commands, so `status` and `pair` stay light.
-  const { startServer } = await import('./startServer.js');
-  const running = await startServer(command.config, {
-    mcp: command.mcp,
-    bind: command.bind,
-    demo: command.demo,
-    stdin: io.stdin,
-    stdout: io.stdout,
-  });
-  io.stderr.write(`${READY_PREFIX}${JSON.stringify(running.urls)}\n`);
+  const { ProbeEnded, startServer } = await import('./startServer.js');
+  let running;
+  try {
+    running = await startServer(command.config, {
+      mcp: command.mcp,
+      bind: command.bind,
+      demo: command.demo,
+      stdin: io.stdin,
+      stdout: io.stdout,
+    });
+  } catch (error) {
+    // A client's version probe: answered, and gone before this process needed the hub.
+    if (error instanceof ProbeEnded) return 0;
+    throw error;
+  }
+  const tradingEnabled = command.config.adapter.maxAccess === 'trade';
+  io.stderr.write(`${READY_PREFIX}${JSON.stringify({ ...running.urls, tradingEnabled })}\n`);
+  io.stderr.write(`${pairLine(running.urls.pairUrl)}\n`);
   io.onServing?.(() => running.close());
   const failed = await running.mcpReady.then(
     () => false,

@@ -2,8 +2,7 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { makeError } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
@@ -104,11 +103,14 @@ describe('CLI main (SPEC §11)', () => {
       stderr,
       onServing: (s) => (stop = s),
     });
-    while (!text.includes('\n')) await new Promise((r) => setTimeout(r, 5));
-    const [line] = text.split('\n');
+    while (text.split('\n').length < 3) await new Promise((r) => setTimeout(r, 5));
+    const [line, people] = text.split('\n');
     expect(line).toMatch(/^tradescript-mcp ready \{/);
     const ready = JSON.parse((line ?? '').slice('tradescript-mcp ready '.length)) as Record<string, string>;
-    expect(Object.keys(ready)).toEqual(['mcpUrl', 'relayUrl', 'demoUrl', 'pairUrl']);
+    expect(Object.keys(ready)).toEqual(['mcpUrl', 'relayUrl', 'demoUrl', 'pairUrl', 'tradingEnabled']);
+    expect(ready['tradingEnabled']).toBe(false);
+    // SPEC §11: one plain line for people after the JSON.
+    expect(people).toBe(`Pair a terminal: ${ready.pairUrl}`);
     expect(ready.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(ready.mcpUrl).not.toContain(':7391/');
     await (stop as unknown as () => Promise<void>)();

@@ -7,20 +7,41 @@
  * the ports listen, except the link a front needs before its ready line.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.js';
 import { packageVersion } from '../demoServer/packageRoot.js';
 import { pairUrlOf, type ServerUrls } from '../http/adminApi.js';
+import type { McpServerFactory } from '../http/mcpEndpoint.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
+import type { McpExtension } from '../mcp/createMcpServer.js';
 import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
+import { secureDirectory } from '../pairing/secureFile.js';
+import { DeferredHubPort } from './deferredHub.js';
 import { ownDemo, startFrontRole } from './frontRole.js';
 import { startHubRole } from './hubRole.js';
+import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
 
-/** Makes the MCP server of one connection. */
-export type McpServerMaker = (transport: 'stdio' | 'http') => Promise<Server>;
+/** Makes the MCP server of one stdio connection, for the revision family its opening chose. */
+export type McpServerMaker = (era: 'legacy' | 'modern') => Promise<Server>;
+
+/**
+ * How long a stdio process looks for a first message already waiting on stdin
+ * before it takes its role (a client that spawned it has written by then).
+ */
+export const FIRST_MESSAGE_WAIT_MS = 20;
+/** How long a process that was asked `server/discover` waits for a second message before taking its role anyway. */
+export const AFTER_DISCOVER_WAIT_MS = 1_000;
+
+/** Stdin ended after a lone `server/discover` (a version probe): the process served it and took no role. */
+export class ProbeEnded extends Error {
+  constructor() {
+    super('stdin ended after server/discover: a version probe, served without joining the hub');
+    this.name = 'ProbeEnded';
+  }
+}
 
 /** How one process serves. */
 export interface StartOptions {
@@ -34,9 +55,11 @@ export interface StartOptions {
   serverVersion?: string;
   /** Where the built demo is (default `<package>/dist/demo`). */
   demoRoot?: string;
-  /** Makes an MCP server for one connection (default: the MCP front of `src/server/mcp` on this process's hub port). */
+  /** Makes the MCP server of the stdio connection (default: the MCP front of `src/server/mcp` on this process's hub port). */
   createMcpServer?: McpServerMaker;
   timing?: Partial<HubTiming>;
+  /** Adds to every MCP server instance (test fixtures only, e.g. the conformance suite's tools; never the product). */
+  extendMcp?: McpExtension;
   stdin?: Readable;
   stdout?: Writable;
 }
@@ -70,35 +93,62 @@ interface Started {
 }
 
 /**
- * Joins a live hub of this home or becomes the hub, then resolves; MCP over
- * stdio connects right after (stdin buffers meanwhile). Rejects, with
- * everything started so far closed, when a port cannot be bound.
+ * Joins a live hub of this home or becomes the hub, then resolves. Over
+ * stdio, MCP is served first (on a hub port that waits for the role), so a
+ * version probe that only sends `server/discover` is answered without taking
+ * a role: it rejects with {@link ProbeEnded} when stdin ends after it.
+ * Rejects, with everything started so far closed, when a port cannot be bound.
  */
 export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const loose = secureDirectory(config.home);
+  if (loose !== null) logger.warn('home folder tightened to 0700', { was: `0${loose.toString(8)}` });
   const version = options.serverVersion ?? packageVersion();
-  let port: HubPort | null = null;
-  const createMcp: McpServerMaker =
-    options.createMcpServer ??
-    (async (transport) => {
-      const { createMcpServer } = await import('../mcp/index.js');
-      if (!port) throw new Error('MCP before the hub is known');
-      return createMcpServer({ hub: port, config, logger, transport, serverVersion: version });
+  const port = new DeferredHubPort();
+  const createHttp: McpServerFactory = async () => {
+    const { createHttpFront, homeKeySource } = await import('../mcp/index.js');
+    return createHttpFront({
+      hub: port,
+      config,
+      logger,
+      serverVersion: version,
+      keySource: homeKeySource(config.home),
+      ...(options.extendMcp ? { extend: options.extendMcp } : {}),
     });
-  const ctx: RoleContext = { config, options, logger, version, createMcp };
-  const started = (await startAsFront(ctx)) ?? (await startAsHubOrLateFront(ctx));
-  port = started.hub;
-  const stdio: { server: Server | null } = { server: null };
+  };
+  const createStdio: McpServerMaker =
+    options.createMcpServer ??
+    (async (era) => {
+      const { createMcpServer } = await import('../mcp/index.js');
+      const extend = options.extendMcp;
+      return createMcpServer({
+        hub: port,
+        config,
+        logger,
+        transport: 'stdio',
+        serverVersion: version,
+        era,
+        ...(extend ? { extend } : {}),
+      });
+    });
+  const stdio = options.mcp === 'stdio' ? await openStdio(createStdio, options) : null;
+  const ctx: RoleContext = { config, options, logger, version, createHttp };
+  let started: Started;
+  try {
+    if (stdio) await stdio.untilRoleNeeded();
+    started = (await startAsFront(ctx)) ?? (await startAsHubOrLateFront(ctx));
+  } catch (error) {
+    await stdio?.close();
+    throw error;
+  }
+  port.use(started.hub);
   const { close, closed } = closer(async () => {
-    await stdio.server?.close().catch(() => undefined);
+    await stdio?.close();
     await started.stop();
     logger.info('stopped');
   });
-  const mcpReady = (
-    options.mcp === 'stdio'
-      ? connectStdio(createMcp, options, close).then((server) => void (stdio.server = server))
-      : Promise.resolve(options.createMcpServer ? undefined : import('../mcp/index.js')).then(() => undefined)
-  ).then(
+  stdio?.onEnd(() => void close());
+  const mcpReady = (stdio ? stdio.connected : import('../mcp/index.js').then(() => undefined)).then(
     () => started.warm(),
     async (error: unknown) => {
       await close();
@@ -124,17 +174,17 @@ interface RoleContext {
   options: StartOptions;
   logger: Logger;
   version: string;
-  createMcp: McpServerMaker;
+  createHttp: McpServerFactory;
 }
 
 /** The hub role on this process's own port; when a hub appeared meanwhile and holds it, a front of that hub. */
 async function startAsHubOrLateFront(ctx: RoleContext): Promise<Started> {
-  const { config, options, logger, version, createMcp } = ctx;
+  const { config, options, logger, version, createHttp } = ctx;
   try {
     const role = await startHubRole({
       config,
       bind: options.bind,
-      mcp: options.mcp === 'http' ? () => createMcp('http') : null,
+      mcp: options.mcp === 'http' ? createHttp : null,
       demo: options.demo,
       demoRoot: options.demoRoot,
       logger,
@@ -170,13 +220,13 @@ async function waitForHub(ctx: RoleContext, ms: number): Promise<Started | null>
 
 /** A front of the live hub `hub.json` names, or null when there is none (or its port is closed). */
 async function startAsFront(ctx: RoleContext): Promise<Started | null> {
-  const { config, options, logger, version, createMcp } = ctx;
+  const { config, options, logger, version, createHttp } = ctx;
   const file = await probeHub(config.home);
   if (!file) return null;
   const demo = await ownDemo(options.demo, file.demoUrl, () => file.relayUrl, options.demoRoot);
   const role = await startFrontRole(file, {
     config,
-    mcp: options.mcp === 'http' ? () => createMcp('http') : null,
+    mcp: options.mcp === 'http' ? createHttp : null,
     bind: options.bind,
     demo,
     logger,
@@ -212,19 +262,55 @@ function closer(stop: () => Promise<void>): { close: () => Promise<void>; closed
   return { close, closed };
 }
 
-/** MCP over stdio: the process's one attachment; stdin ending (or the person detaching it) stops the server. */
-async function connectStdio(
-  createMcp: McpServerMaker,
-  options: StartOptions,
-  close: () => Promise<void>,
-): Promise<Server> {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+/** MCP over stdio, served before the role is known. */
+interface StdioServing {
+  /** Resolves once MCP is connected. */
+  readonly connected: Promise<void>;
+  /** Resolves when the process must take its role; rejects with {@link ProbeEnded} for a lone probe. */
+  untilRoleNeeded(): Promise<void>;
+  /** Calls `stop` when stdin ends or the connection closes (the person detaching it included). */
+  onEnd(stop: () => void): void;
+  close(): Promise<void>;
+}
+
+/**
+ * MCP over stdio through `serveStdio` (both revisions; the opening message
+ * pins one): the process's one attachment. Stdin ending, or the connection
+ * closing, stops the server.
+ */
+async function openStdio(createMcp: McpServerMaker, options: StartOptions): Promise<StdioServing> {
   const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const server = await createMcp('stdio');
-  // Set before connect: the SDK chains it with its own close handling.
-  transport.onclose = () => void close();
-  stdin.once('end', () => void close());
-  await server.connect(transport);
-  return server;
+  const watch = watchStdin(stdin);
+  const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  const transport = new StdioServerTransport(watch.stream, options.stdout ?? process.stdout);
+  const stops: Array<() => void> = [];
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    stops.forEach((stop) => stop());
+  };
+  const handle = serveStdio(({ era }) => createMcp(era), { transport });
+  // serveStdio owns the transport's onclose; ours runs after it.
+  const theirs = transport.onclose;
+  transport.onclose = () => {
+    theirs?.();
+    end();
+  };
+  stdin.once('end', end);
+  return {
+    connected: Promise.resolve(),
+    untilRoleNeeded: () => untilRoleNeeded(watch),
+    onEnd: (stop) => {
+      if (ended) stop();
+      else stops.push(stop);
+    },
+    close: () => handle.close(),
+  };
+}
+
+async function untilRoleNeeded(watch: StdinWatch): Promise<void> {
+  const first = await watch.first(FIRST_MESSAGE_WAIT_MS);
+  if (first.kind !== 'method' || first.method !== DISCOVER) return;
+  if ((await watch.afterDiscover(AFTER_DISCOVER_WAIT_MS)) === 'ended') throw new ProbeEnded();
 }

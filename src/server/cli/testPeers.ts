@@ -4,9 +4,7 @@
  * back frames) and an MCP client transport over a pair of streams (stdio).
  */
 import type { PassThrough } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
 import { makeError, type Credential } from '../../protocol/index.js';
 

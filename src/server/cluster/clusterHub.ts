@@ -7,8 +7,9 @@
  * request forwarded to the node holding it, the answer coming back here. A
  * tab that is reconnecting (to any node) is waited for, as on one machine.
  */
-import { sessionContextUri, type CatalogDocument, type Operation, type SessionSummary } from '../../protocol/index.js';
-import type { ClusterEvent, ClusterSessionRecord } from '../../protocol/clusterBus.js';
+import { sessionContextUri, type CatalogResource, type Operation, type SessionSummary } from '../../protocol/index.js';
+import type { ClusterEvent, ClusterSessionRecord, InboxMessage } from '../../protocol/clusterBus.js';
+import { catalogResource, indexCatalog } from '../hub/catalogIndex.js';
 import type { Hub } from '../hub/hub.js';
 import type {
   AttachmentHandle,
@@ -20,6 +21,7 @@ import type {
 } from '../hub/hubPort.js';
 import { cancelledOutcome } from '../hub/lostOutcomes.js';
 import type { Logger } from '../log.js';
+import type { ClusterAttachments, HomeAttachment } from './clusterAttachments.js';
 import type { ClusterBus } from './clusterBus.js';
 import { sessionClosed, sessionNotFound, stillReconnecting, storeUnavailable } from './clusterOutcomes.js';
 import type { ClusterStore } from './clusterStore.js';
@@ -29,12 +31,7 @@ import type { RedisClients } from './redisClients.js';
 import { RouteCache } from './routeCache.js';
 import type { TenantHubs } from './tenantHubs.js';
 
-/** An attachment whose MCP client talks to this node. */
-interface HomeAttachment {
-  readonly principal: string;
-  readonly handle: AttachmentHandle;
-  readonly info: AttachmentInfo;
-}
+type InboxAttachment = Extract<InboxMessage, { t: 'request' }>['attachment'];
 
 interface Listener {
   readonly principal: string | null;
@@ -49,6 +46,7 @@ export interface ClusterHubDeps {
   bus: ClusterBus;
   store: ClusterStore;
   forwarder: Forwarder;
+  attachments: ClusterAttachments;
   logger: Logger;
   /** How long a request waits for a reconnecting tab (SPEC §9: about 5 s). */
   reconnectWaitMs: number;
@@ -62,11 +60,8 @@ const RECHECK_MS = 200;
 
 /** A cluster node's hub port. */
 export class ClusterHub implements HubPort {
-  private readonly home = new Map<string, HomeAttachment>();
   private readonly listeners = new Set<Listener>();
   private readonly waiters = new Set<() => void>();
-  /** Attachments being ended because another node said so (not announced again). */
-  private readonly relaying = new Set<string>();
   private readonly now: () => number;
   private readonly routes: RouteCache;
 
@@ -80,70 +75,30 @@ export class ClusterHub implements HubPort {
     this.routes.forget(null);
   }
 
-  /** True when `principal` has attachments whose clients talk to this node. */
-  hasHomeAttachments(principal: string): boolean {
-    for (const a of this.home.values()) if (a.principal === principal) return true;
-    return false;
-  }
-
   /** Home attachments, for the health endpoint. */
   get attachmentCount(): number {
-    return this.home.size;
+    return this.deps.attachments.size;
   }
 
   async attach(info: AttachmentInfo): Promise<AttachmentHandle> {
     const principal = currentPrincipal();
     if (principal === null) throw new Error('cluster attach outside an authenticated request');
-    const hub = this.deps.tenants.get(principal);
-    const handle = await hub.attach(info);
-    await this.registerHome(principal, hub, handle, info);
-    return handle;
-  }
-
-  private async registerHome(
-    principal: string,
-    hub: Hub,
-    handle: AttachmentHandle,
-    info: AttachmentInfo,
-  ): Promise<void> {
-    this.home.set(handle.attachmentId, { principal, handle, info });
-    const summary = hub.attachments.get(handle.attachmentId)?.summary;
-    if (summary) {
-      const record = { summary, namespace: handle.namespace, node: this.deps.bus.nodeId };
-      await this.deps.store.addAttachment(principal, record).catch(() => undefined);
-    }
-    void this.deps.bus.broadcast({ t: 'attached', from: this.deps.bus.nodeId, principal, attachment: handle, info });
+    return this.deps.attachments.attach(principal, info);
   }
 
   /**
    * Registers an attachment of the current principal under a kept id and
-   * namespace (a stateless client's handle, presented to any node). Null when
-   * the person ended it, on any node.
+   * namespace (a stateless client's handle, presented to any node), still
+   * detached from the hosts the person detached it from on any node.
    */
   async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
     const principal = currentPrincipal();
     if (principal === null) throw new Error('cluster resume outside an authenticated request');
-    const existing = this.home.get(kept.attachmentId);
-    if (existing) {
-      const live = this.deps.tenants.peek(principal)?.attachments.get(kept.attachmentId);
-      return existing.principal === principal && live ? existing.handle : null;
-    }
-    if (this.deps.redis.ready() && (await this.deps.store.endedByPerson(kept.attachmentId))) return null;
-    const hub = this.deps.tenants.get(principal);
-    const handle = hub.resume(kept, info) ?? (hub.attachments.get(kept.attachmentId) ? kept : null);
-    if (handle === null) return null;
-    await this.registerHome(principal, hub, handle, info);
-    return handle;
+    return this.deps.attachments.resume(principal, kept, info);
   }
 
   async detach(attachmentId: string): Promise<void> {
-    const a = this.home.get(attachmentId);
-    if (!a) return;
-    this.home.delete(attachmentId);
-    await this.deps.tenants.peek(a.principal)?.detach(attachmentId);
-    await this.deps.store.removeAttachment(a.principal, attachmentId).catch(() => undefined);
-    const { bus } = this.deps;
-    void bus.broadcast({ t: 'detached', from: bus.nodeId, principal: a.principal, attachmentId, byPerson: false });
+    await this.deps.attachments.detach(attachmentId);
   }
 
   async listSessions(): Promise<SessionSummary[]> {
@@ -155,6 +110,8 @@ export class ClusterHub implements HubPort {
       this.deps.store.sessionsOf(principal),
       this.deps.store.attachmentSummaries(principal),
     ]);
+    // As on one machine: a session lists the attachments its host was not detached from (SPEC §2).
+    const usableBy = (hostId: string) => attachments.filter((a) => !a.detached.includes(hostId)).map((a) => a.summary);
     return sessions.map(({ record, owned }) => ({
       sessionId: record.sessionId,
       title: record.info.title,
@@ -165,24 +122,22 @@ export class ClusterHub implements HubPort {
       connected: record.connected && owned,
       openedAt: record.openedAt,
       contextUri: sessionContextUri(record.sessionId),
-      attachments,
+      attachments: usableBy(record.hostId),
     }));
   }
 
-  async catalog(): Promise<CatalogDocument> {
+  async catalog(maxBytes: number): Promise<CatalogResource> {
     const principal = currentPrincipal();
-    const empty: CatalogDocument = { controls: [], channels: [] };
-    if (principal === null) return empty;
-    if (!this.deps.redis.ready()) return (await this.deps.tenants.peek(principal)?.catalog()) ?? empty;
+    if (principal === null) return catalogResource([], maxBytes);
+    const local = this.deps.tenants.peek(principal);
+    if (!this.deps.redis.ready()) return local ? local.catalog(maxBytes) : catalogResource([], maxBytes);
     const sessions = await this.deps.store.sessionsOf(principal);
     const connected = sessions.filter((s) => s.owned && s.record.connected).map((s) => s.record.sessionId);
-    const controls = new Map<string, CatalogDocument['controls'][number]>();
-    const channels = new Map<string, CatalogDocument['channels'][number]>();
-    for (const catalog of await this.deps.store.catalogs(connected)) {
-      for (const c of catalog.controls) if (!controls.has(c.controlId)) controls.set(c.controlId, c);
-      for (const c of catalog.channels) if (!channels.has(c.channelId)) channels.set(c.channelId, c);
-    }
-    return { controls: [...controls.values()], channels: [...channels.values()] };
+    const vocabularies = (await this.deps.store.catalogs(connected)).map((c) => indexCatalog(c, Infinity));
+    return catalogResource(
+      vocabularies.filter((v) => v !== null),
+      maxBytes,
+    );
   }
 
   async request(
@@ -192,7 +147,7 @@ export class ClusterHub implements HubPort {
     options: HubRequestOptions,
   ): Promise<HubOutcome> {
     const principal = currentPrincipal();
-    const attachment = this.home.get(attachmentId);
+    const attachment = this.deps.attachments.get(attachmentId);
     if (principal === null) return sessionNotFound();
     // Another principal's connection: it learns nothing of the session.
     if (attachment && attachment.principal !== principal) return sessionNotFound();
@@ -219,107 +174,30 @@ export class ClusterHub implements HubPort {
         return this.emitTo(
           event.principal,
           event.sessionId === null ? 'sessionsChanged' : 'sessionUpdated',
-          event.sessionId,
+          event.sessionId === null ? [] : [event.sessionId],
         );
       case 'resync':
         this.routes.forget(null);
         for (const wake of [...this.waiters]) wake();
-        for (const l of this.listeners) if (l.event === 'sessionsChanged') (l.fn as () => void)();
-        return;
+        return this.emitTo(null, 'sessionsChanged', []);
       case 'revoked':
         this.deps.tenants.peek(event.principal)?.revokeHost(event.hostId);
         return;
       case 'attached':
-        if (event.from !== this.deps.bus.nodeId)
-          this.deps.tenants.peek(event.principal)?.resume(event.attachment, event.info);
-        return;
       case 'detached':
-        return this.detached(event);
+        return this.deps.attachments.event(event);
+      case 'hostDetached':
+        this.deps.attachments.event(event);
+        return this.emitTo(event.principal, 'attachmentDetached', [event.attachmentId, event.hostId]);
     }
   }
 
-  /** A tenant hub here ended an attachment for the person (in a tab here, or told by another node). */
-  endedHere(principal: string, attachmentId: string): void {
-    if (this.home.has(attachmentId)) this.emitTo(null, 'attachmentEnded', attachmentId);
-    if (this.relaying.has(attachmentId)) return;
-    const { bus, store } = this.deps;
-    void store.markEndedByPerson(attachmentId).catch(() => undefined);
-    void bus.broadcast({ t: 'detached', from: bus.nodeId, principal, attachmentId, byPerson: true });
-  }
-
-  /** Ends the mirrors of attachments whose node is gone; returns how many. */
-  async sweepMirrors(members: (nodeIds: string[]) => Promise<Set<string>>): Promise<number> {
-    let ended = 0;
-    for (const [principal, hub] of this.deps.tenants.entries()) {
-      const records = await this.deps.store.attachmentsOf(principal);
-      const remote = records.filter((r) => r.node !== this.deps.bus.nodeId);
-      const live = await members([...new Set(remote.map((r) => r.node))]);
-      for (const r of remote) {
-        if (live.has(r.node)) continue;
-        hub.detach(r.summary.attachmentId).catch(() => undefined);
-        await this.deps.store.removeAttachment(principal, r.summary.attachmentId);
-        ended += 1;
-      }
-    }
-    return ended;
-  }
-
-  /**
-   * Writes this node's attachments again and forgets those Redis still has for
-   * this node but that ended here (after Redis was away: it lost them, or kept
-   * stale ones).
-   */
-  async resyncAttachments(): Promise<void> {
-    const { store, bus, tenants } = this.deps;
-    const principals = new Set([...this.home.values()].map((a) => a.principal));
-    for (const [principal] of tenants.entries()) principals.add(principal);
-    for (const principal of principals) {
-      for (const r of await store.attachmentsOf(principal)) {
-        if (r.node === bus.nodeId && !this.home.has(r.summary.attachmentId))
-          await store.removeAttachment(principal, r.summary.attachmentId);
-      }
-    }
-    for (const a of this.home.values()) {
-      const summary = tenants.peek(a.principal)?.attachments.get(a.handle.attachmentId)?.summary;
-      if (!summary) continue;
-      await store.addAttachment(a.principal, { summary, namespace: a.handle.namespace, node: bus.nodeId });
-      void bus.broadcast({
-        t: 'attached',
-        from: bus.nodeId,
-        principal: a.principal,
-        attachment: a.handle,
-        info: a.info,
-      });
-    }
-  }
-
-  /** Registers a principal's attachments on other nodes in its hub here (its tabs list them). */
-  async loadMirrors(principal: string, hub: Hub): Promise<void> {
-    for (const r of await this.deps.store.attachmentsOf(principal)) {
-      if (r.node === this.deps.bus.nodeId) continue;
-      const handle = { attachmentId: r.summary.attachmentId, namespace: r.namespace };
-      hub.resume(handle, { clientName: r.summary.clientName, transport: r.summary.transport });
-    }
-  }
-
-  private detached(event: Extract<ClusterEvent, { t: 'detached' }>): void {
-    if (event.from === this.deps.bus.nodeId) return;
-    // A stateless client's attachment may be home on several nodes: one letting go does not end it here.
-    const hub = this.deps.tenants.peek(event.principal);
-    if (!hub) return;
-    if (event.byPerson) {
-      // The hub emits attachmentEnded (see endedHere), which closes a home attachment's MCP connection.
-      this.relaying.add(event.attachmentId);
-      hub.endAttachment(event.attachmentId, true);
-      this.relaying.delete(event.attachmentId);
-    } else if (!this.home.has(event.attachmentId)) void hub.detach(event.attachmentId);
-  }
-
-  private emitTo(principal: string | null, event: keyof HubEvents, arg: string | null): void {
+  /** Calls the listeners of `event` registered for `principal` (every listener when null). */
+  private emitTo(principal: string | null, event: keyof HubEvents, args: string[]): void {
     for (const l of [...this.listeners]) {
-      if (l.event !== event || (principal !== null && l.principal !== principal)) continue;
+      if (l.event !== event || (principal !== null && l.principal !== null && l.principal !== principal)) continue;
       try {
-        (l.fn as (a?: string) => void)(arg ?? undefined);
+        (l.fn as (...a: string[]) => void)(...args);
       } catch {
         // A front's listener failing must not stop the others.
       }
@@ -335,10 +213,12 @@ export class ClusterHub implements HubPort {
   ): Promise<HubOutcome> {
     const started = this.now();
     const waitUntil = started + this.deps.reconnectWaitMs;
-    let mutation = true;
+    const known = this.routes.readsOf(sessionId);
+    // Before the session's vocabulary is known, any call may mutate.
+    let mutation = known ? mutates(op, known) : op.kind === 'call' || op.kind === 'batch';
     for (;;) {
-      if (!this.deps.redis.ready()) return storeUnavailable();
-      const found = await this.route(sessionId, attachment.principal);
+      if (!this.deps.redis.ready()) return storeUnavailable(mutation);
+      const found = await this.route(sessionId, attachment.principal, mutation);
       if ('ok' in found) return found;
       const { record, owner, reads } = found;
       mutation = mutates(op, reads);
@@ -352,7 +232,7 @@ export class ClusterHub implements HubPort {
             t: 'request',
             principal: attachment.principal,
             sessionId,
-            attachment: { attachmentId: attachment.handle.attachmentId, namespace: attachment.handle.namespace },
+            attachment: this.forwardedAttachment(attachment.handle),
             info: attachment.info,
             op,
             adapter: options.adapter,
@@ -373,19 +253,27 @@ export class ClusterHub implements HubPort {
     }
   }
 
+  /** The attachment a forwarded request names, with the hosts the person detached it from. */
+  private forwardedAttachment(handle: AttachmentHandle): InboxAttachment {
+    const detachedHosts = this.deps.attachments.detachedHostsOf(handle.attachmentId);
+    return { ...handle, ...(detachedHosts.length > 0 ? { detachedHosts } : {}) };
+  }
+
   /** Where a session of `principal` is: from the route cache, or read from Redis (and cached when held elsewhere). */
   private async route(
     sessionId: string,
     principal: string,
+    mutation: boolean,
   ): Promise<HubOutcome | { record: ClusterSessionRecord; owner: string | null; reads: ReadonlySet<string> }> {
     const cached = this.routes.get(sessionId);
     if (cached) return cached.record.principal === principal ? cached : sessionNotFound();
     const route = await this.deps.store.route(sessionId).catch(() => null);
-    if (route === null) return storeUnavailable();
+    if (route === null) return storeUnavailable(mutation);
     if (route.kind === 'unknown') return sessionNotFound();
     if (route.kind === 'closed') return route.principal === principal ? sessionClosed() : sessionNotFound();
     const { record, owner } = route;
     if (record.principal !== principal) return sessionNotFound();
+    this.routes.learnReads(sessionId, new Set(record.reads));
     if (owner !== null && owner !== this.deps.bus.nodeId && record.connected) return this.routes.set(record, owner);
     return { record, owner, reads: new Set(record.reads) };
   }

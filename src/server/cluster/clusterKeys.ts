@@ -21,10 +21,13 @@ export const keys = {
   tombstone: (sessionId: string) => `${P}tomb:${sessionId}`,
   /** The session ids of one principal. */
   principalSessions: (principal: string) => `${P}psess:${principal}`,
-  /** The MCP attachments of one principal (hash: attachment id → record). */
+  /**
+   * The MCP attachments of one principal (hash: `<attachment id>@<node id>` →
+   * record): a stateless client's attachment is held by every node it talks to.
+   */
   principalAttachments: (principal: string) => `${P}patt:${principal}`,
-  /** An attachment the person ended: never resumed on any node. */
-  endedByPerson: (attachmentId: string) => `${P}ended:${attachmentId}`,
+  /** The hosts the person detached an attachment from (a set of host ids). */
+  detachedHosts: (attachmentId: string) => `${P}adet:${attachmentId}`,
   /** The secret every node signs stateless attachment handles with. */
   handleKey: `${P}handle-key`,
   /** A paired host's credential record; the host ids of one principal. */

@@ -23,6 +23,7 @@ import {
   type TestTab,
 } from '../../testSupport/clusterNodes.js';
 import { waitUntil } from '../../testSupport/waitUntil.js';
+import type { PairLinkResult } from '../../bridge/types.js';
 import { runAsPrincipal } from './principalContext.js';
 
 let cluster: TestCluster;
@@ -140,6 +141,33 @@ describe('SPEC §14 tenants', () => {
     await owner.opened();
   });
 
+  it("SPEC §9 §14 a pairing link opened in a tab already paired spends only a code its own principal asked for: a code of its principal proposes its grant, another principal's is refused", async () => {
+    const { tab } = await pairedTab(a, 'alice');
+    const offered = async (code: string) => {
+      let result: PairLinkResult | null = null;
+      const again = openTab(c.urls.relayUrl, TOKENS.alice, {
+        credentials: tab.credentials,
+        pairCode: code,
+        onPairLink: (r) => void (result = r),
+      });
+      tabs.push(again);
+      await waitUntil(
+        () => result !== null,
+        5_000,
+        () => 'the proposal',
+      );
+      again.close();
+      return result as PairLinkResult | null;
+    };
+    expect(await offered(await cluster.pairCode(b, 'alice'))).toEqual({ grant: 'write', message: null });
+    const bobs = await cluster.pairCode(b, 'bob');
+    expect((await offered(bobs))?.grant).toBeNull();
+    // The refusal did not spend Bob's code: his own tab still pairs with it.
+    const owner = openTab(b.urls.relayUrl, TOKENS.bob, { pairCode: bobs });
+    tabs.push(owner);
+    await owner.opened();
+  });
+
   it('without a valid bearer: /mcp and /pair answer 401, the relay upgrade 401; the probes answer without one', async () => {
     const base = a.urls.mcpUrl?.replace(/\/mcp$/, '') ?? '';
     const post = (path: string, token?: string) =>
@@ -162,25 +190,42 @@ describe('SPEC §14 tenants', () => {
 });
 
 describe('SPEC §2, §9, §14 the person and the pairing, across nodes', () => {
-  it('the person\'s "detach all" in a tab on node A ends an attachment whose client talks to node C: C\'s front hears it, and its next request is refused', async () => {
+  it('SPEC §2 the person\'s "detach all" in a tab on node A ends the use of that host by an attachment whose client talks to node C: refused for every session of that host, on any node; another host\'s session still works', async () => {
     const { tab, sessionId } = await pairedTab(a, 'alice');
+    const sibling = openTab(b.urls.relayUrl, TOKENS.alice, { credentials: tab.credentials });
+    tabs.push(sibling);
+    const siblingId = await sibling.opened();
+    const other = await pairedTab(b, 'alice');
     const attachment = await attachAs(c, 'alice');
-    const ended: string[] = [];
-    const off = runAsPrincipal('alice', () => c.hub.on('attachmentEnded', (id) => ended.push(id)));
+    const heard: Array<[string, string]> = [];
+    const off = runAsPrincipal('alice', () => c.hub.on('attachmentDetached', (id, hostId) => heard.push([id, hostId])));
+    const lists = (t: TestTab) => t.status().attachments.some((x) => x.attachmentId === attachment.attachmentId);
     await waitUntil(
-      () => tab.status().attachments.some((x) => x.attachmentId === attachment.attachmentId),
+      () => lists(tab) && lists(sibling) && lists(other.tab),
       5_000,
-      () => 'the tab to list the attachment',
+      () => 'every tab to list the attachment',
     );
     tab.session.detach();
     await waitUntil(
-      () => ended.includes(attachment.attachmentId),
+      () => heard.length > 0 && !lists(sibling),
       5_000,
-      () => 'node C to hear of the detach',
+      () => 'node C, and the sibling tab on node B, to hear of the detach',
     );
     off();
-    const after = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'after-detach'));
-    expect(!after.ok && after.error.code).toBe('control_unavailable');
+    expect(heard.map(([id]) => id)).toContain(attachment.attachmentId);
+    const before = tab.requests.length + sibling.requests.length;
+    for (const target of [sessionId, siblingId]) {
+      const refused = await requestAs(c, 'alice', attachment.attachmentId, target, callOp('test.write', 'w-detached'));
+      expect(!refused.ok && refused.error.code).toBe('control_unavailable');
+    }
+    expect(tab.requests.length + sibling.requests.length).toBe(before);
+    const still = await requestAs(c, 'alice', attachment.attachmentId, other.sessionId, callOp('test.read', 'other'));
+    expect(still, JSON.stringify(still)).toMatchObject({ ok: true });
+    expect(lists(other.tab)).toBe(true);
+    const listed = await runAsPrincipal('alice', () => a.hub.listSessions());
+    const ids = (id: string) => listed.find((s) => s.sessionId === id)?.attachments.map((x) => x.attachmentId);
+    expect(ids(sessionId)).not.toContain(attachment.attachmentId);
+    expect(ids(other.sessionId)).toContain(attachment.attachmentId);
   });
 
   it("POST /revoke of a principal's own host closes its sessions on every node and its credential no longer connects; another principal cannot revoke it", async () => {
@@ -207,8 +252,9 @@ describe('SPEC §2, §9, §14 the person and the pairing, across nodes', () => {
 });
 
 describe('SPEC §2, §13, §14 attachments presented to any node (stateless clients)', () => {
-  it('an attachment resumed on another node under its id and namespace reaches the tab with the same namespace; once the person ends it, no node resumes it', async () => {
+  it('SPEC §2 §13 §14 an attachment resumed on another node keeps its id and namespace, for its principal only; the host the person detached it from stays detached on every node, even after it ended everywhere and came back on a new node', async () => {
     const { tab, sessionId } = await pairedTab(a, 'alice');
+    const other = await pairedTab(b, 'alice');
     const first = await attachAs(b, 'alice');
     const info = { clientName: 'stateless', transport: 'http' as const };
     const resumed = await runAsPrincipal('alice', () => (c.hub as ClusterHubPort).resume(first, info));
@@ -224,13 +270,30 @@ describe('SPEC §2, §13, §14 attachments presented to any node (stateless clie
       () => 'the tab to list it',
     );
     tab.session.detach(first.attachmentId);
-    await waitUntilAsync(
-      async () => (await runAsPrincipal('alice', () => (b.hub as ClusterHubPort).resume(first, info))) === null,
-      'node B to refuse it',
+    await waitUntilAsync(async () => {
+      const answer = await requestAs(c, 'alice', first.attachmentId, sessionId, callOp('test.read', 'after'));
+      return !answer.ok && answer.error.code === 'control_unavailable';
+    }, 'node C to be refused on the detached host');
+    // Its clients on B and C let go (idled out): it ends everywhere.
+    await b.hub.detach(first.attachmentId);
+    await c.hub.detach(first.attachmentId);
+    await waitUntil(
+      () => !other.tab.status().attachments.some((x) => x.attachmentId === first.attachmentId),
+      5_000,
+      () => 'the attachment to end on every node',
     );
-    const fresh = { attachmentId: `${first.attachmentId}x`, namespace: first.namespace };
-    expect(await runAsPrincipal('alice', () => (a.hub as ClusterHubPort).resume(first, info))).toBeNull();
-    expect(await runAsPrincipal('alice', () => (a.hub as ClusterHubPort).resume(fresh, info))).toEqual(fresh);
+    // A node that never saw it, with a tab of the detached host: the handle comes back, the detachment too (from Redis).
+    const d = await cluster.addNode();
+    const fresh = openTab(d.urls.relayUrl, TOKENS.alice, { credentials: tab.credentials });
+    tabs.push(fresh);
+    const freshId = await fresh.opened();
+    expect(await runAsPrincipal('alice', () => (d.hub as ClusterHubPort).resume(first, info))).toEqual(first);
+    const refused = await requestAs(d, 'alice', first.attachmentId, freshId, callOp('test.write', 'w-back'));
+    expect(!refused.ok && refused.error.code).toBe('control_unavailable');
+    expect(fresh.requests).toEqual([]);
+    const elsewhere = await requestAs(d, 'alice', first.attachmentId, other.sessionId, callOp('test.read', 'back'));
+    expect(elsewhere.ok).toBe(true);
+    expect(other.tab.requests.at(-1)?.attachment).toMatchObject(first);
   });
 
   it('every node reads the same handle key from Redis, made once', async () => {
@@ -248,7 +311,8 @@ describe('SPEC §14 a tab moving between nodes', () => {
     tabs.push(tab);
     const sessionId = await tab.opened();
     const attachment = await attachAs(c, 'alice');
-    cluster.proxy.targets = [portOf(b)];
+    // Nowhere to reconnect to for now: the tab stays away until B is behind the address.
+    cluster.proxy.targets = [];
     cluster.proxy.drop();
     // Sent once the cluster lists the tab as away (before that it could go down the dying socket, and be lost).
     await waitUntilAsync(async () => {
@@ -256,6 +320,7 @@ describe('SPEC §14 a tab moving between nodes', () => {
       return listed.find((s) => s.sessionId === sessionId)?.connected === false;
     }, 'the session listed as disconnected');
     const pending = requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'moved'));
+    cluster.proxy.targets = [portOf(b)];
     await waitUntil(
       () => cluster.proxy.routed.at(-1) === portOf(b) && tab.status().open,
       10_000,
@@ -282,6 +347,7 @@ describe('SPEC §14 Redis going away', () => {
   it('while Redis is down a call through a non-owning node fails fast with transport_error; once it is back, service resumes without restarting any node', async () => {
     const { sessionId } = await pairedTab(a, 'alice');
     const attachment = await attachAs(c, 'alice');
+    expect((await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'up'))).ok).toBe(true);
     await cluster.redis.stop();
     await waitUntil(
       () => !c.health().ready,
@@ -291,6 +357,9 @@ describe('SPEC §14 Redis going away', () => {
     const during = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.read', 'down'));
     expect(!during.ok && during.error.code).toBe('transport_error');
     expect(!during.ok && during.error.retry).toBe('after_backoff');
+    // A call that may mutate was not sent either; it re-reads first rather than retrying blindly (SPEC §4).
+    const write = await requestAs(c, 'alice', attachment.attachmentId, sessionId, callOp('test.write', 'w-down'));
+    expect(!write.ok && write.error).toMatchObject({ code: 'transport_error', retry: 'after_reread' });
     // An MCP client attaching meanwhile works on its node, and is known everywhere once Redis is back.
     const meanwhile = await attachAs(c, 'alice');
     await cluster.redis.start();

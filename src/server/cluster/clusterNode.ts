@@ -20,6 +20,9 @@ import type { HubPort } from '../hub/hubPort.js';
 import { createLogger, type Logger } from '../log.js';
 import { DEFAULT_RELAY_ORIGINS, originAllowlist } from '../relay/originPolicy.js';
 import { createRelayUpgrade } from '../relay/upgrade.js';
+import type { HandleKey } from '../mcp/attachmentHandles.js';
+import type { HandleKeySource } from '../mcp/attachmentKey.js';
+import { ClusterAttachments } from './clusterAttachments.js';
 import { ClusterBus } from './clusterBus.js';
 import { clusterHostAllowed, routeCluster, type NodeHealth } from './clusterHttp.js';
 import { ClusterHub } from './clusterHub.js';
@@ -103,16 +106,23 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   const forwarder = new Forwarder(bus, { watchMs: timing.watchMs, deadlineGraceMs: hubTiming.deadlineGraceMs + 1_500 });
   const offs = new Map<string, Array<() => void>>();
   // Filled in below; the tenants' hooks run only once sockets or attachments arrive.
-  const late = {} as { mirror: SessionMirror; hub: ClusterHub };
+  const late = {} as { mirror: SessionMirror; attachments: ClusterAttachments };
   const tenants = new TenantHubs(
-    { auth: pairing, logger: logger.child('tenant'), serverVersion: version, timing: hubTiming },
+    {
+      auth: pairing,
+      logger: logger.child('tenant'),
+      serverVersion: version,
+      tradingEnabled: config.adapter.maxAccess === 'trade',
+      timing: hubTiming,
+      limits: config.limits,
+    },
     {
       created: (principal, hub) => {
         offs.set(principal, [
           ...late.mirror.track(principal, hub),
-          hub.on('attachmentEnded', (id) => late.hub.endedHere(principal, id)),
+          hub.on('attachmentDetached', (id, hostId) => late.attachments.hostDetachedHere(principal, id, hostId)),
         ]);
-        void late.hub.loadMirrors(principal, hub).catch(() => undefined);
+        void late.attachments.loadMirrors(principal, hub).catch(() => undefined);
       },
       dropped: (principal) => {
         for (const off of offs.get(principal) ?? []) off();
@@ -134,25 +144,30 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   );
   late.mirror = mirror;
   const gate = new SessionGate(tenants, redis, bus, timing, logger.child('relay'));
-  const owner = new OwnerService(
-    bus,
-    mirror,
-    tenants,
-    gate.claiming,
-    logger.child('owner'),
-    Math.floor(timing.releaseWaitMs / 2),
-  );
+  const attachments = new ClusterAttachments({ tenants, redis, bus, store, logger: logger.child('attachments') });
+  late.attachments = attachments;
   const clusterHub = new ClusterHub({
     tenants,
     redis,
     bus,
     store,
     forwarder,
+    attachments,
     logger,
     reconnectWaitMs: hubTiming.reconnectWaitMs,
     routeMaxAgeMs: timing.leaseMs,
   });
-  late.hub = clusterHub;
+  const handleKey = sharedHandleKey(store);
+  const owner = new OwnerService(
+    bus,
+    mirror,
+    tenants,
+    attachments,
+    gate.claiming,
+    logger.child('owner'),
+    Math.floor(timing.releaseWaitMs / 2),
+  );
+
   bus.onInbox((message) => {
     switch (message.t) {
       case 'request':
@@ -188,9 +203,10 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   let everReady = false;
   redis.onReady(() => {
     void renewMembership();
+    void handleKey.load().catch(() => undefined);
     if (everReady) {
       mirror.resync();
-      void clusterHub.resyncAttachments().catch(() => undefined);
+      void attachments.resync().catch(() => undefined);
       void bus.broadcast({ t: 'resync', from: nodeId });
     }
     everReady = true;
@@ -205,19 +221,20 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   const housekeeping = setInterval(
     () => {
       void renewMembership();
-      tenants.prune((principal) => clusterHub.hasHomeAttachments(principal));
+      tenants.prune((principal) => attachments.hasHome(principal));
     },
     Math.max(50, Math.floor(timing.leaseMs / 3)),
   );
   housekeeping.unref();
   const sweeping = setInterval(() => {
-    if (redis.ready()) void clusterHub.sweepMirrors((ids) => store.members(ids)).catch(() => undefined);
+    if (redis.ready()) void attachments.sweepMirrors().catch(() => undefined);
   }, timing.leaseMs);
   sweeping.unref();
 
   const endpoint = new McpHttpEndpoint(async () => {
-    const { createMcpServer } = await import('../mcp/index.js');
-    return createMcpServer({ hub: clusterHub, config, logger, transport: 'http', serverVersion: version });
+    const { createHttpFront } = await import('../mcp/index.js');
+    // Every node signs and checks stateless handles with the one key in Redis, for the request's principal.
+    return createHttpFront({ hub: clusterHub, config, logger, serverVersion: version, keySource: handleKey.source });
   }, logger.child('http'));
   const bound: BoundAddress = { ...options.bind };
   const publicHosts = publicHostsOf(options.cluster.publicUrl);
@@ -243,7 +260,7 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
       version,
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
       redis: redis.ready() ? 'ready' : 'unavailable',
-      ready: redis.ready() && member,
+      ready: redis.ready() && member && handleKey.loaded(),
       sockets,
       sessions,
       attachments: clusterHub.attachmentCount,
@@ -306,9 +323,25 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
     mcpReady: Promise.all([import('../mcp/index.js'), endpoint.warm(), relay.warm()]).then(() => undefined),
     closed,
     health,
-    handleKey: () => store.handleKey(() => randomBytes(32).toString('hex')),
+    handleKey: async () => (await handleKey.source()).secret.toString('hex'),
     close,
   };
+}
+
+/** The cluster's one handle key (SPEC §13, §14), read from Redis once (made there by the first node to ask). */
+function sharedHandleKey(store: ClusterStore): {
+  source: HandleKeySource;
+  load: () => Promise<HandleKey>;
+  loaded: () => boolean;
+} {
+  let key: HandleKey | null = null;
+  let loading: Promise<HandleKey> | null = null;
+  const load = () =>
+    (loading ??= store
+      .handleKey(() => randomBytes(32).toString('hex'))
+      .then((hex) => (key = { secret: Buffer.from(hex, 'hex') }))
+      .finally(() => (loading = null)));
+  return { source: () => (key ? Promise.resolve(key) : load()), load, loaded: () => key !== null };
 }
 
 function publicHostsOf(publicUrl: string | null): string[] {

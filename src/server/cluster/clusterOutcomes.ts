@@ -5,6 +5,7 @@
  */
 import { makeError, type ErrorCode } from '../../protocol/index.js';
 import type { HubOutcome } from '../hub/hubPort.js';
+import { notSent } from '../hub/routing.js';
 
 /** An error outcome with no environment. */
 export function failed(code: ErrorCode, message: string, retry?: 'after_reread'): HubOutcome {
@@ -24,19 +25,24 @@ export function sessionClosed(): HubOutcome {
   );
 }
 
-/** The tab is reconnecting (to this node or another) and nothing was sent: safe to repeat. */
+/**
+ * The tab is away (reconnecting to this node or another, or gone) and nothing
+ * was sent: as on one machine, a read is `transport_error`, a call that may
+ * mutate `session_closed` (SPEC §4 keeps transport errors for reads).
+ */
 export function stillReconnecting(mutation: boolean): HubOutcome {
-  return failed(
-    'transport_error',
-    'The terminal tab is reconnecting and nothing was sent to it. Read tradescript://sessions until it is connected, then call again.',
-    mutation ? 'after_reread' : undefined,
-  );
+  return notSent(mutation);
 }
 
-/** Redis is away: the session's node cannot be reached and nothing was sent, so a retry after a wait is safe. */
-export function storeUnavailable(): HubOutcome {
+/**
+ * Redis is away: the session's node cannot be reached and nothing was sent
+ * (SPEC §14: `transport_error`, fast). A read may retry after a backoff; a
+ * call that may mutate re-reads first (never `after_backoff`, SPEC §4).
+ */
+export function storeUnavailable(mutation = false): HubOutcome {
   return failed(
     'transport_error',
     "The cluster's store (Redis) is unavailable, so the node holding this terminal tab cannot be reached; nothing was sent. Retry after a short wait.",
+    mutation ? 'after_reread' : undefined,
   );
 }

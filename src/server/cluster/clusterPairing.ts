@@ -47,6 +47,9 @@ export class ClusterPairing implements RelayAuthenticator {
     private readonly codeTtlMs: number = RELAY_TIMING.pairCodeTtlMs,
   ) {}
 
+  /** What the page shows when an offered code does not work. */
+  readonly codeRefused = CODE_REFUSED;
+
   /** Issues a code for `principal` whose link proposes `grant`. */
   async issueCode(principal: string, grant: Grant): Promise<IssuedCode> {
     let raw = '';
@@ -76,6 +79,14 @@ export class ClusterPairing implements RelayAuthenticator {
     const credential = await this.create(principal, peer);
     if (!credential) return { ok: false, reason: 'too many paired hosts; revoke one first' };
     return { ok: true, hostId: credential.hostId, credential, grant };
+  }
+
+  /**
+   * Spends a code offered by a tab already paired: the grant its link proposes,
+   * or null. Only a code its own principal asked for; creates no credential.
+   */
+  async proposal(code: string, peer: HelloPeer): Promise<Grant | null> {
+    return peer.principal === undefined ? null : this.redeem(peer.principal, code);
   }
 
   /** The credential record of a host of `principal`, or null. */

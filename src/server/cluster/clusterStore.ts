@@ -17,6 +17,16 @@ import {
 import { keys } from './clusterKeys.js';
 import type { CommandClient } from './redisClients.js';
 
+/** How long the hosts the person detached an attachment from are remembered (its handle may come back). */
+export const DETACHED_KEPT_MS = 30 * 24 * 60 * 60_000;
+
+/** Most detached hosts one attachment carries (as a resumed attachment may). */
+const MAX_DETACHED_HOSTS = 256;
+
+function attachmentField(attachmentId: string, node: string): string {
+  return `${attachmentId}@${node}`;
+}
+
 /** Where one session stands, as Redis says. */
 export type SessionRoute =
   | { kind: 'live'; record: ClusterSessionRecord; owner: string | null }
@@ -65,17 +75,18 @@ export class ClusterStore {
     return values.map((v) => parseClusterJson(ClusterCatalogRecordSchema, v)).filter((c) => c !== null);
   }
 
-  /** Records an attachment of `principal` whose client talks to `node`. */
+  /** Records an attachment of `principal` whose client talks to `record.node`. */
   async addAttachment(principal: string, record: ClusterAttachmentRecord): Promise<void> {
-    await this.redis().hset(keys.principalAttachments(principal), record.summary.attachmentId, JSON.stringify(record));
+    const field = attachmentField(record.summary.attachmentId, record.node);
+    await this.redis().hset(keys.principalAttachments(principal), field, JSON.stringify(record));
   }
 
-  /** Forgets an attachment. */
-  async removeAttachment(principal: string, attachmentId: string): Promise<void> {
-    await this.redis().hdel(keys.principalAttachments(principal), attachmentId);
+  /** Forgets that `node` holds an attachment. */
+  async removeAttachment(principal: string, attachmentId: string, node: string): Promise<void> {
+    await this.redis().hdel(keys.principalAttachments(principal), attachmentField(attachmentId, node));
   }
 
-  /** A principal's attachments, every node's. */
+  /** A principal's attachments, one record per node holding each. */
   async attachmentsOf(principal: string): Promise<ClusterAttachmentRecord[]> {
     const all = await this.redis().hgetall(keys.principalAttachments(principal));
     return Object.values(all)
@@ -84,19 +95,42 @@ export class ClusterStore {
       .sort((a, b) => a.summary.attachedAt.localeCompare(b.summary.attachedAt));
   }
 
-  /** Summaries of a principal's attachments. */
-  async attachmentSummaries(principal: string): Promise<AttachmentSummary[]> {
-    return (await this.attachmentsOf(principal)).map((r) => r.summary);
+  /** The nodes holding an attachment of `principal`. */
+  async holders(principal: string, attachmentId: string): Promise<string[]> {
+    const fields = await this.redis().hkeys(keys.principalAttachments(principal));
+    const prefix = attachmentField(attachmentId, '');
+    return fields.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
   }
 
-  /** Remembers that the person ended an attachment (for a day: a client gone that long attaches anew). */
-  async markEndedByPerson(attachmentId: string): Promise<void> {
-    await this.redis().set(keys.endedByPerson(attachmentId), '1', 'PX', 24 * 60 * 60_000);
+  /**
+   * A principal's attachments (each once, whichever nodes hold it), with the
+   * hosts the person detached each from.
+   */
+  async attachmentSummaries(principal: string): Promise<Array<{ summary: AttachmentSummary; detached: string[] }>> {
+    const unique = new Map<string, AttachmentSummary>();
+    for (const r of await this.attachmentsOf(principal)) {
+      if (!unique.has(r.summary.attachmentId)) unique.set(r.summary.attachmentId, r.summary);
+    }
+    const detached = await this.detachedHostsOf([...unique.keys()]);
+    return [...unique.values()].map((summary, i) => ({ summary, detached: detached[i] ?? [] }));
   }
 
-  /** True when the person ended this attachment on any node. */
-  async endedByPerson(attachmentId: string): Promise<boolean> {
-    return (await this.redis().exists(keys.endedByPerson(attachmentId))) === 1;
+  /** Remembers that the person detached an attachment from a host (for {@link DETACHED_KEPT_MS}). */
+  async addDetachedHost(attachmentId: string, hostId: string): Promise<void> {
+    const key = keys.detachedHosts(attachmentId);
+    await this.redis().multi().sadd(key, hostId).pexpire(key, DETACHED_KEPT_MS).exec();
+  }
+
+  /** The hosts the person detached each attachment from, in order. */
+  async detachedHostsOf(attachmentIds: readonly string[]): Promise<string[][]> {
+    if (attachmentIds.length === 0) return [];
+    const pipeline = this.redis().pipeline();
+    for (const id of attachmentIds) pipeline.smembers(keys.detachedHosts(id));
+    const replies = (await pipeline.exec()) ?? [];
+    return attachmentIds.map((_, i) => {
+      const [error, hosts] = replies[i] ?? [null, []];
+      return error || !Array.isArray(hosts) ? [] : (hosts as string[]).slice(0, MAX_DETACHED_HOSTS);
+    });
   }
 
   /**

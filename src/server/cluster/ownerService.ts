@@ -10,6 +10,7 @@
 import { CLOSE_CODES } from '../../protocol/index.js';
 import type { InboxMessage } from '../../protocol/clusterBus.js';
 import type { Logger } from '../log.js';
+import type { ClusterAttachments } from './clusterAttachments.js';
 import type { ClusterBus } from './clusterBus.js';
 import type { SessionMirror } from './sessionMirror.js';
 import type { TenantHubs } from './tenantHubs.js';
@@ -24,6 +25,7 @@ export class OwnerService {
     private readonly bus: ClusterBus,
     private readonly mirror: SessionMirror,
     private readonly tenants: TenantHubs,
+    private readonly attachments: Pick<ClusterAttachments, 'hold'>,
     private readonly claiming: ReadonlySet<string>,
     private readonly logger: Logger,
     /** How long a tab has to answer before its socket here counts as dead. */
@@ -43,11 +45,8 @@ export class OwnerService {
       await this.bus.send(message.from, { t: 'notHere', id: message.id });
       return;
     }
-    if (
-      !hub.attachments.get(message.attachment.attachmentId) &&
-      !hub.attachments.wasEnded(message.attachment.attachmentId)
-    )
-      hub.resume(message.attachment, message.info);
+    // The asking node's attachment, under its own id and namespace and detached from the same hosts.
+    this.attachments.hold(hub, message.attachment, message.info);
     const abort = new AbortController();
     this.running.set(message.id, abort);
     try {

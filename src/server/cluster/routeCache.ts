@@ -21,6 +21,8 @@ const MAX_ENTRIES = 10_000;
 /** Sessions held elsewhere, by id. */
 export class RouteCache {
   private readonly entries = new Map<string, Entry>();
+  /** The reads each session declared when last seen: kept when routes are forgotten (a vocabulary has no owner). */
+  private readonly reads = new Map<string, ReadonlySet<string>>();
 
   constructor(
     private readonly maxAgeMs: number,
@@ -40,7 +42,20 @@ export class RouteCache {
     this.entries.delete(record.sessionId);
     this.entries.set(record.sessionId, entry);
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.learnReads(record.sessionId, entry.reads);
     return entry;
+  }
+
+  /** Remembers what a session declares as reads. */
+  learnReads(sessionId: string, reads: ReadonlySet<string>): void {
+    this.reads.delete(sessionId);
+    this.reads.set(sessionId, reads);
+    if (this.reads.size > MAX_ENTRIES) this.reads.delete(this.reads.keys().next().value as string);
+  }
+
+  /** What a session declared as reads when last seen, if it was. */
+  readsOf(sessionId: string): ReadonlySet<string> | undefined {
+    return this.reads.get(sessionId);
   }
 
   /** Forgets one session, every session of a principal (`sessionId` null), or everything. */

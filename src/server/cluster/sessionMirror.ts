@@ -64,12 +64,9 @@ export class SessionMirror {
     this.renewTimer.unref();
   }
 
-  /** Follows a tenant hub's changes. */
+  /** Follows a tenant hub's changes as they happen (not the coalesced notifications). */
   track(principal: string, hub: Hub): Array<() => void> {
-    return [
-      hub.on('sessionsChanged', () => this.mark(principal)),
-      hub.on('sessionUpdated', () => this.mark(principal)),
-    ];
+    return [hub.sessionEvents.watch(() => this.mark(principal))];
   }
 
   /** The session held here under `sessionId` (connected or waiting for its tab), with its principal. */
@@ -152,12 +149,13 @@ export class SessionMirror {
       info: session.info,
       openedAt: session.openedAt,
       connected: session.conn !== null,
-      reads: readsOf(session.catalog),
+      reads: readsOf(session.vocabulary.document),
     };
     const json = JSON.stringify(record);
     const before = this.written.get(session.sessionId);
-    if (before?.json === json && before.catalog === session.catalog) return;
-    const catalogJson = before?.catalog === session.catalog ? '' : JSON.stringify(session.catalog);
+    const catalog = session.vocabulary.document;
+    if (before?.json === json && before.catalog === catalog) return;
+    const catalogJson = before?.catalog === catalog ? '' : JSON.stringify(catalog);
     try {
       const verdict = await this.redis.cmd.tsPutSession(
         keys.session(session.sessionId),
@@ -172,7 +170,7 @@ export class SessionMirror {
         catalogJson,
       );
       if (verdict === 'lost') return this.handOver(session.sessionId);
-      this.written.set(session.sessionId, { principal, hostId: session.hostId, json, catalog: session.catalog });
+      this.written.set(session.sessionId, { principal, hostId: session.hostId, json, catalog });
       void this.bus.broadcast({
         t: 'sessions',
         from: this.bus.nodeId,

@@ -30,7 +30,7 @@ async function start(root: string): Promise<DemoServer> {
 }
 
 function get(server: DemoServer, path: string, method = 'GET', host = `127.0.0.1:${server.bound.port}`) {
-  return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+  return new Promise<{ status: number; type: string; body: string; frames: string }>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.bound.port, path, method, headers: { host } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -38,6 +38,7 @@ function get(server: DemoServer, path: string, method = 'GET', host = `127.0.0.1
         resolve({
           status: res.statusCode ?? 0,
           type: String(res.headers['content-type']),
+          frames: `${String(res.headers['content-security-policy'])} | ${String(res.headers['x-frame-options'])}`,
           body: Buffer.concat(chunks).toString(),
         }),
       );
@@ -61,6 +62,20 @@ describe('demo server (SPEC §11)', () => {
       type: 'text/javascript; charset=utf-8',
     });
     expect(await get(server, '/missing.js')).toMatchObject({ status: 404 });
+  });
+
+  it("SPEC §9 every answer says frame-ancestors 'none': no page on another port may frame the terminal", async () => {
+    const server = await start(builtDemo());
+    const answers = [
+      await get(server, '/'),
+      await get(server, '/assets/main.js'),
+      await get(server, '/missing.js'),
+      await get(server, '/tradescript-config.json'),
+      await get(server, '/', 'HEAD'),
+      await get(server, '/', 'POST'),
+      await get(server, '/', 'GET', `rebind.example:${server.bound.port}`),
+    ];
+    for (const answer of answers) expect(answer.frames).toBe("frame-ancestors 'none' | DENY");
   });
 
   it('names the relay in /tradescript-config.json', async () => {

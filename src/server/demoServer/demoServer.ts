@@ -57,7 +57,15 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
   res.end(head ? undefined : body);
 }
 
+/**
+ * Sent with everything the demo serves. `frame-ancestors 'none'` (SPEC §9):
+ * every loopback port is the same site to the browser, so a page on another
+ * port could otherwise frame the terminal, which would pair with the stored
+ * credential and could be clickjacked.
+ */
 const SECURITY_HEADERS = {
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-cache',
   'Referrer-Policy': 'no-referrer',
@@ -98,7 +106,7 @@ export async function startDemoServer(bind: BoundAddress, options: DemoServerOpt
   const http = createServer((req, res) => {
     const head = req.method === 'HEAD';
     if (req.method !== 'GET' && !head) {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      res.writeHead(405, { Allow: 'GET, HEAD', ...SECURITY_HEADERS }).end();
       return;
     }
     if (!hostMatches(req.headers.host, bound))

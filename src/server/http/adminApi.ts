@@ -29,6 +29,8 @@ export interface PairAnswer {
   expiresAt: string;
   /** `${demoUrl}#pair=${code}` when the demo is served. */
   pairUrl: string | null;
+  /** Whether this server was started with `--enable-trading` (a `trade` grant needs it). */
+  tradingEnabled: boolean;
 }
 
 /** `GET /admin/status` answer. */
@@ -36,6 +38,8 @@ export interface StatusAnswer {
   version: string;
   pid: number;
   urls: ServerUrls;
+  /** Whether this server was started with `--enable-trading`. */
+  tradingEnabled: boolean;
   hub: HubStatus;
   hosts: PairedHost[];
   sessions: SessionSummary[];
@@ -49,6 +53,8 @@ export interface AdminContext {
   token: string;
   version: string;
   defaultGrant: Grant;
+  /** Started with `--enable-trading` (false when not given). */
+  tradingEnabled?: boolean;
   urls: () => ServerUrls;
 }
 
@@ -97,6 +103,7 @@ function pair(ctx: AdminContext, grant: Grant): PairAnswer {
     grant,
     expiresAt: new Date(issued.expiresAt).toISOString(),
     pairUrl: pairUrlOf(ctx.urls().demoUrl, issued.code),
+    tradingEnabled: ctx.tradingEnabled ?? false,
   };
 }
 
@@ -105,6 +112,7 @@ async function status(ctx: AdminContext): Promise<StatusAnswer> {
     version: ctx.version,
     pid: process.pid,
     urls: ctx.urls(),
+    tradingEnabled: ctx.tradingEnabled ?? false,
     hub: ctx.hub.status(),
     hosts: ctx.pairing.store.list(),
     sessions: await ctx.hub.listSessions(),

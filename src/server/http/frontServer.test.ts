@@ -2,15 +2,15 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { Hub, type HubTiming } from '../hub/hub.js';
 import { createLogger } from '../log.js';
+import { fixedKeySource } from '../mcp/attachmentKey.js';
+import { createHttpFront } from '../mcp/httpFront.js';
+import { testConfig } from '../mcp/testHarness.js';
 import { Pairing } from '../pairing/pairing.js';
 import { loopbackOrigins } from '../relay/originPolicy.js';
 import { startFrontServer, type FrontServer } from './frontServer.js';
@@ -26,12 +26,6 @@ afterEach(async () => {
   }
 });
 
-function trivialMcpServer(): Promise<Server> {
-  const server = new Server({ name: 'trivial', version: '0.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-  return Promise.resolve(server);
-}
-
 async function start(options: { bearerToken?: string; timing?: Partial<HubTiming>; stdio?: boolean } = {}) {
   const pairing = new Pairing({ home: mkdtempSync(join(tmpdir(), 'tsmcp-http-')) });
   const logger = createLogger('silent');
@@ -42,7 +36,18 @@ async function start(options: { bearerToken?: string; timing?: Partial<HubTiming
       hub,
       logger,
       bearerToken: options.bearerToken ?? null,
-      mcp: options.stdio ? null : trivialMcpServer,
+      mcp: options.stdio
+        ? null
+        : () =>
+            Promise.resolve(
+              createHttpFront({
+                hub,
+                config: testConfig({ logLevel: 'silent' }),
+                logger,
+                serverVersion: '0.0.0-test',
+                keySource: fixedKeySource(),
+              }),
+            ),
       relayOrigins: () => loopbackOrigins(7392),
       admin: () => ({
         hub,
@@ -112,7 +117,7 @@ describe('/mcp (SPEC §9)', () => {
     const transport = new StreamableHTTPClientTransport(new URL(front.mcpUrl));
     await client.connect(transport);
     expect(front.mcpEndpoint?.size).toBe(1);
-    expect((await client.listTools()).tools).toEqual([]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('tradescript_call');
     await transport.terminateSession();
     await client.close();
     expect(front.mcpEndpoint?.size).toBe(0);
@@ -185,9 +190,11 @@ describe('/mcp (SPEC §9)', () => {
 });
 
 describe('/relay upgrade (SPEC §9)', () => {
-  it('refuses a foreign Origin and a missing one with 403 before upgrading', async () => {
+  it('refuses a foreign Origin (closed with originNotAllowed at once) and a missing one (403)', async () => {
     const { port } = await start();
-    expect(await upgrade(port, { origin: 'http://evil.example' })).toEqual({ status: 403 });
+    const foreign = await upgrade(port, { origin: 'http://evil.example' });
+    expect(foreign).toBeInstanceOf(WebSocket);
+    expect(await closeCode(foreign as WebSocket)).toBe(CLOSE_CODES.originNotAllowed);
     const ws = await new Promise<{ status: number } | WebSocket>((resolve) => {
       const s = new WebSocket(`ws://127.0.0.1:${port}/relay`);
       s.once('open', () => resolve(s));

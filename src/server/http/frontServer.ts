@@ -106,6 +106,9 @@ export async function startFrontServer(bind: BoundAddress, options: FrontServerO
       else res.end();
     });
   });
+  // MCP clients reuse connections between calls; with Node's 5 s default a client that pauses
+  // (a loaded machine, a model thinking) can send its next POST as the server closes the socket.
+  http.keepAliveTimeout = 65_000;
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === HUB_LINK_PATH && options.frontLink) return options.frontLink.handle(req, socket, head);

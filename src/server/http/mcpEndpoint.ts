@@ -1,112 +1,242 @@
 /**
- * `/mcp` over Streamable HTTP (SPEC §2, §11), stateful: one transport and one
- * MCP server (= one attachment) per `Mcp-Session-Id`, cleaned up on DELETE or
- * close. The SDK modules load on the first request, keeping startup fast.
+ * `/mcp` over Streamable HTTP (SPEC §2, §11, §13): both protocol revisions on
+ * one endpoint. Each request is classified by the SDK's own predicate
+ * (`isLegacyRequest`):
+ *
+ * - 2025-11-25 (no per-request envelope): our sessionful path, one transport
+ *   and one MCP server (= one attachment) per `Mcp-Session-Id`, with
+ *   `resources/subscribe`, the standalone GET stream and unsolicited
+ *   notifications. A session with no request for `attachmentIdleMs` and no
+ *   open stream ends as a detach.
+ * - 2026-07-28: the SDK's stateless handler, a fresh server per request; its
+ *   `subscriptions/listen` streams hear the hub's changes from here, once.
+ *
+ * The Host, Origin and token checks run before this (`frontServer.ts`). The
+ * SDK modules load on the first request, keeping startup fast.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type * as ServerSdk from '@modelcontextprotocol/server';
+import type { McpHttpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
+import type { HttpFront } from '../mcp/httpFront.js';
+import type { IdleClock } from '../mcp/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
+import { sendWebResponse, toWebRequest } from './webBridge.js';
 
-/** Makes the MCP server of one new connection. */
-export type McpServerFactory = () => Promise<Server>;
+/** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
+export type McpServerFactory = () => Promise<HttpFront>;
 
-interface McpConnection {
-  transport: StreamableHTTPServerTransport;
+type Sdk = typeof ServerSdk;
+
+interface McpSession {
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  /** Requests and streams of this session still open. */
+  open: number;
+  lastActive: number;
 }
+
+interface Loaded {
+  sdk: Sdk;
+  front: HttpFront;
+  modern: McpHttpHandler;
+  offHub: () => void;
+}
+
+const SYSTEM_CLOCK: IdleClock = {
+  now: () => Date.now(),
+  setInterval: (run, ms) => setInterval(run, ms),
+  clearInterval: (timer) => clearInterval(timer as NodeJS.Timeout),
+};
 
 /** The `/mcp` endpoint. */
 export class McpHttpEndpoint {
-  private readonly connections = new Map<string, McpConnection>();
+  private readonly sessions = new Map<string, McpSession>();
+  private loaded: Promise<Loaded> | null = null;
+  private sweeper: unknown = null;
+  private readonly clock: IdleClock;
 
   constructor(
-    private readonly createServer: McpServerFactory,
+    private readonly createFront: McpServerFactory,
     private readonly logger: Logger,
-  ) {}
+    clock?: IdleClock,
+  ) {
+    this.clock = clock ?? SYSTEM_CLOCK;
+  }
 
-  /** Open MCP connections. */
+  /** Open 2025-11-25 sessions. */
   get size(): number {
-    return this.connections.size;
+    return this.sessions.size;
+  }
+
+  /** Requests and streams of 2025 sessions still open. */
+  get openStreams(): number {
+    let open = 0;
+    for (const session of this.sessions.values()) open += session.open;
+    return open;
+  }
+
+  /** Live attachments of this endpoint: sessions and stateless clients. */
+  async attachmentCount(): Promise<number> {
+    const loaded = this.loaded ? await this.loaded : null;
+    return this.sessions.size + (loaded?.front.attachments.size ?? 0);
   }
 
   /** Handles one request already past the Host, Origin and token checks. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers['mcp-session-id'];
     if (Array.isArray(sessionId)) return sendJsonRpcError(res, 400, -32600, 'One Mcp-Session-Id header, please.');
-    if (req.method === 'POST') return this.post(req, res, sessionId);
-    if (req.method !== 'GET' && req.method !== 'DELETE') {
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
       res.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
       return;
     }
-    const connection = sessionId ? this.connections.get(sessionId) : undefined;
-    if (!sessionId) return sendJsonRpcError(res, 400, -32600, 'Missing Mcp-Session-Id: send initialize first.');
-    if (!connection) return sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new one.');
-    await connection.transport.handleRequest(req, res);
+    const { sdk, front, modern } = await this.load();
+    let body: unknown = undefined;
+    let text: string | null = null;
+    if (req.method === 'POST') {
+      if (!sdk.isJsonContentType(req.headers['content-type'] ?? null)) {
+        return sendJsonRpcError(res, 415, -32600, 'Content-Type must be application/json.');
+      }
+      text = await readBody(req, MAX_MCP_BODY_BYTES);
+      if (text === null) {
+        res.setHeader('Connection', 'close');
+        return sendJsonRpcError(res, 413, -32600, 'Request body too large (over 4 MB).');
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      }
+    }
+    const request = toWebRequest(req, res, text);
+    if (!(await sdk.isLegacyRequest(request, body))) {
+      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
+    }
+    return this.legacy(req, res, request, body, sessionId, sdk, front);
   }
 
-  /** Loads the SDK's HTTP transport ahead of the first request. */
+  /** Loads the SDK and the front ahead of the first request. */
   async warm(): Promise<void> {
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
+    await this.load();
   }
 
-  /** Closes every MCP connection (each detaches from the hub). */
+  /** Closes every MCP session (each detaches from the hub) and the stateless attachments. */
   async close(): Promise<void> {
-    await Promise.all([...this.connections.values()].map((c) => c.server.close().catch(() => undefined)));
-    this.connections.clear();
+    this.stopSweeping();
+    await Promise.all([...this.sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+    this.sessions.clear();
+    const loaded = this.loaded ? await this.loaded.catch(() => null) : null;
+    if (!loaded) return;
+    loaded.offHub();
+    await loaded.modern.close().catch(() => undefined);
+    await loaded.front.close();
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
-    const text = await readBody(req, MAX_MCP_BODY_BYTES);
-    if (text === null) {
-      res.setHeader('Connection', 'close');
-      return sendJsonRpcError(res, 413, -32600, 'Request body too large (over 4 MB).');
+  /**
+   * Ends every session idle for `attachmentIdleMs` with no request or stream
+   * open (SPEC §2), as a detach; returns how many ended.
+   */
+  async sweep(): Promise<number> {
+    const loaded = this.loaded ? await this.loaded : null;
+    if (!loaded) return 0;
+    const cutoff = this.clock.now() - loaded.front.idleMs;
+    const idle = [...this.sessions.entries()].filter(([, s]) => s.open === 0 && s.lastActive <= cutoff);
+    for (const [id, session] of idle) {
+      this.sessions.delete(id);
+      this.logger.info('mcp session idle: detached', { mcpSession: id });
+      await session.server.close().catch(() => undefined);
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+    if (this.sessions.size === 0) this.stopSweeping();
+    return idle.length;
+  }
+
+  private load(): Promise<Loaded> {
+    this.loaded ??= (async () => {
+      const [sdk, front] = await Promise.all([import('@modelcontextprotocol/server'), this.createFront()]);
+      const modern = sdk.createMcpHandler(() => front.request(''), {
+        legacy: 'reject',
+        onerror: (error) => this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) }),
+      });
+      return { sdk, front, modern, offHub: front.publishTo(modern.notify) };
+    })();
+    return this.loaded;
+  }
+
+  private async legacy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: Request,
+    body: unknown,
+    sessionId: string | undefined,
+    sdk: Sdk,
+    front: HttpFront,
+  ): Promise<void> {
+    let session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (sessionId && !session) return sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new one.');
+    if (!session) {
+      if (req.method !== 'POST' || !sdk.isInitializeRequest(body)) {
+        return sendJsonRpcError(res, 400, -32600, 'Missing Mcp-Session-Id: send initialize first.');
+      }
+      session = await this.open(sdk, front);
     }
-    if (sessionId) {
-      const connection = this.connections.get(sessionId);
-      if (!connection) return sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new one.');
-      return connection.transport.handleRequest(req, res, body);
-    }
-    const { isInitializeRequest } = await import('@modelcontextprotocol/sdk/types.js');
-    if (!isInitializeRequest(body)) {
-      return sendJsonRpcError(res, 400, -32600, 'Missing Mcp-Session-Id: send initialize first.');
-    }
-    const connection = await this.open();
-    await connection.transport.handleRequest(req, res, body);
+    await this.serve(session, res, request, body);
     // An initialize the transport refused leaves no session: release its server and hub listeners.
-    if (connection.transport.sessionId === undefined) await connection.server.close().catch(() => undefined);
+    if (!sessionId && session.transport.sessionId === undefined) await session.server.close().catch(() => undefined);
   }
 
-  private async open(): Promise<McpConnection> {
-    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-    const server = await this.createServer();
-    let id: string | null = null;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        id = sessionId;
-        this.connections.set(sessionId, connection);
-        this.logger.debug('mcp session opened', { mcpSession: sessionId });
-      },
+  /** Serves one request of a session, counting it (and its stream) as open until the response ends. */
+  private async serve(session: McpSession, res: ServerResponse, request: Request, body: unknown): Promise<void> {
+    session.open += 1;
+    session.lastActive = this.clock.now();
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastActive = this.clock.now();
     });
-    const connection: McpConnection = { transport, server };
+    const response = await session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+    await sendWebResponse(res, response);
+  }
+
+  private async open(sdk: Sdk, front: HttpFront): Promise<McpSession> {
+    const server = front.session();
+    let id: string | null = null;
+    const session: McpSession = {
+      transport: new sdk.WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          id = sessionId;
+          this.sessions.set(sessionId, session);
+          this.startSweeping();
+          this.logger.debug('mcp session opened', { mcpSession: sessionId });
+        },
+      }),
+      server,
+      open: 0,
+      lastActive: this.clock.now(),
+    };
     // Set before connect: the SDK chains an existing onclose rather than replacing it.
-    transport.onclose = () => {
-      if (id !== null && this.connections.get(id) === connection) this.connections.delete(id);
+    session.transport.onclose = () => {
+      if (id !== null && this.sessions.get(id) === session) this.sessions.delete(id);
       this.logger.debug('mcp session closed', { mcpSession: id });
     };
-    await server.connect(transport);
-    return connection;
+    await server.connect(session.transport);
+    return session;
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper !== null) return;
+    void this.load().then(({ front }) => {
+      if (this.sweeper !== null || this.sessions.size === 0) return;
+      const every = Math.max(1_000, Math.min(60_000, Math.floor(front.idleMs / 4)));
+      const timer = this.clock.setInterval(() => void this.sweep(), every);
+      timer.unref?.();
+      this.sweeper = timer;
+    });
+  }
+
+  private stopSweeping(): void {
+    if (this.sweeper === null) return;
+    this.clock.clearInterval(this.sweeper);
+    this.sweeper = null;
   }
 }

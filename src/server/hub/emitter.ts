@@ -10,6 +10,7 @@ export class HubEmitter {
     sessionsChanged: new Set(),
     sessionUpdated: new Set(),
     attachmentEnded: new Set(),
+    attachmentDetached: new Set(),
   };
 
   /** Adds a listener; returns the function that removes it. */

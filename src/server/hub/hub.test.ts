@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES, DEFAULT_LIMITS, type Operation, type RelayLimits } from '../../protocol/index.js';
+import { CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf, type Operation, type RelayLimits } from '../../protocol/index.js';
 import { createLogger } from '../log.js';
 import { Hub, type HubTiming } from './hub.js';
 import type { HubRequestOptions } from './hubPort.js';
 import { openScriptedTab, testAuthenticator } from './scriptedTab.js';
 
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 const relayLimits: RelayLimits = limits;
 
 function makeHub(timing: Partial<HubTiming> = {}) {
@@ -72,7 +72,7 @@ describe('hub sessions (SPEC §2)', () => {
     expect((await tab.client.next('session.refused')).ref).toBe('r2');
   });
 
-  it('lists sessions with their attachments and unions catalogs by id', async () => {
+  it('lists sessions with their attachments and merges identical catalog declarations (SPEC §3)', async () => {
     const hub = makeHub();
     await openScriptedTab(hub, { hostId: 'h_a' });
     await openScriptedTab(hub, { hostId: 'h_b' });
@@ -81,14 +81,14 @@ describe('hub sessions (SPEC §2)', () => {
     expect(sessions).toHaveLength(2);
     expect(sessions[0]?.attachments.map((x) => x.attachmentId)).toEqual([a.attachmentId]);
     expect(sessions[0]?.contextUri).toMatch(/^tradescript:\/\/sessions\/s_.*\/context$/);
-    expect((await hub.catalog()).controls.map((c) => c.controlId)).toEqual([
+    expect((await hub.catalog(DEFAULT_LIMITS.resultBytes)).controls.map((c) => c.controlId)).toEqual([
       'chart.getVisibleRange',
       'chart.setVisibleRange',
     ]);
   });
 
   it('announces sessionsChanged on open and close', async () => {
-    const hub = makeHub();
+    const hub = makeHub({ sessionEventIntervalMs: 0 });
     let changes = 0;
     hub.on('sessionsChanged', () => changes++);
     const tab = await openScriptedTab(hub);
@@ -190,15 +190,18 @@ describe('hub routing (SPEC §9)', () => {
     });
   });
 
-  it('SPEC §5 a possible mutation never sent to a reconnecting tab is not after_backoff (that is for reads only)', async () => {
+  it('SPEC §4 §5 a possible mutation never sent to a tab away in its grace period is session_closed (a code a mutation may have), also on reuse of its id', async () => {
     const hub = makeHub({ reconnectWaitMs: 20 });
     const tab = await openScriptedTab(hub);
     const a = await attached(hub);
     tab.client.drop();
     await tab.client.whenClosed();
-    await expect(hub.request(a.attachmentId, tab.sessionId, mutationCall(), opts())).resolves.toMatchObject({
-      error: { code: 'transport_error', retry: 'after_reread' },
-    });
+    for (let i = 0; i < 2; i += 1) {
+      const outcome = await hub.request(a.attachmentId, tab.sessionId, mutationCall(), opts());
+      expect(outcome).toMatchObject({ error: { code: 'session_closed', retry: 'after_user_action', details: null } });
+      expect(!outcome.ok && outcome.error.message).toMatch(/nothing was sent/);
+    }
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
   });
 
   it('passes progress from the owning socket to onProgress', async () => {
@@ -379,18 +382,56 @@ describe('hub attachments (SPEC §2)', () => {
     expect(a.attachmentId).not.toBe(b.attachmentId);
   });
 
-  it('ends attachments when the person detaches them in the page', async () => {
+  it('SPEC §2 "detach all" in a page ends attachments’ use of that host only; other hosts’ pages and clients are untouched', async () => {
     const hub = makeHub();
-    const tab = await openScriptedTab(hub);
+    const tab = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const sibling = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const other = await openScriptedTab(hub, { hostId: 'h_other' });
     const a = await attached(hub);
     const ended: string[] = [];
     hub.on('attachmentEnded', (id) => ended.push(id));
     tab.client.send({ t: 'detach', sessionId: tab.sessionId });
+    expect(await tab.client.next('attachment.ended')).toEqual({ t: 'attachment.ended', attachmentId: a.attachmentId });
+    expect(await sibling.client.next('attachment.ended')).toEqual({
+      t: 'attachment.ended',
+      attachmentId: a.attachmentId,
+    });
+    expect(other.client.received.some((f) => f.t === 'attachment.ended')).toBe(false);
+    expect(ended).toEqual([]);
+    const listed = await hub.listSessions();
+    expect(listed.find((s) => s.sessionId === tab.sessionId)?.attachments).toEqual([]);
+    expect(listed.find((s) => s.sessionId === other.sessionId)?.attachments).toHaveLength(1);
+    for (const session of [tab, sibling]) {
+      await expect(hub.request(a.attachmentId, session.sessionId, readCall(), opts())).resolves.toMatchObject({
+        error: { code: 'control_unavailable' },
+      });
+    }
+    const pending = hub.request(a.attachmentId, other.sessionId, readCall(), opts());
+    const req = await other.nextRequest();
+    other.answer(req.id, { still: 'works' });
+    await expect(pending).resolves.toMatchObject({ ok: true, data: { still: 'works' } });
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
+  });
+
+  it('SPEC §2 §13 an attachment the person detached from a host stays detached from it when it ends and comes back under its kept id (a stateless handle after an idle detach)', async () => {
+    const hub = makeHub();
+    const tab = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const other = await openScriptedTab(hub, { hostId: 'h_other' });
+    const a = await attached(hub);
+    tab.client.send({ t: 'detach', sessionId: tab.sessionId });
     await tab.client.next('attachment.ended');
-    expect(ended).toEqual([a.attachmentId]);
+    await hub.detach(a.attachmentId);
+    expect(hub.resume(a, { clientName: 'test-client', transport: 'http' })).toEqual(a);
     await expect(hub.request(a.attachmentId, tab.sessionId, readCall(), opts())).resolves.toMatchObject({
       error: { code: 'control_unavailable' },
     });
+    const listed = await hub.listSessions();
+    expect(listed.find((s) => s.sessionId === tab.sessionId)?.attachments).toEqual([]);
+    const pending = hub.request(a.attachmentId, other.sessionId, readCall(), opts());
+    const req = await other.nextRequest();
+    other.answer(req.id, { still: 'works' });
+    await expect(pending).resolves.toMatchObject({ ok: true });
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
   });
 });
 

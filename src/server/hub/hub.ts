@@ -5,9 +5,9 @@
  */
 import {
   CLOSE_CODES,
-  makeError,
+  HUB_LIMITS,
   type AttachmentsFrameSchema,
-  type CatalogDocument,
+  type CatalogResource,
   type Operation,
   type SessionSummary,
 } from '../../protocol/index.js';
@@ -22,13 +22,17 @@ import {
   type RelayTiming,
 } from '../relay/connection.js';
 import type { RelayPeer, RelaySocket } from '../relay/socket.js';
-import { AttachmentRegistry } from './attachmentRegistry.js';
+import { AttachmentRegistry, type AttachmentRecord } from './attachmentRegistry.js';
+import { catalogResource } from './catalogIndex.js';
 import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
-import { cancelledOutcome, containsMutation } from './lostOutcomes.js';
+import { cancelledOutcome, isMutation } from './lostOutcomes.js';
 import { RequestTable } from './requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
+import { detachedHere, notAttached, routable } from './routing.js';
+import { SESSION_EVENT_INTERVAL_MS, SessionEvents } from './sessionEvents.js';
 import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
+import { TwinCalls } from './twinCalls.js';
 
 /** Hub timings; tests inject short ones. */
 export interface HubTiming extends RelayTiming {
@@ -38,6 +42,13 @@ export interface HubTiming extends RelayTiming {
   disconnectGraceMs: number;
   /** Time past the deadline for the page's own deadline answer to arrive first. */
   deadlineGraceMs: number;
+  /**
+   * A session whose tab has been away for less than this may be reloading: it is
+   * never evicted to make room for another session (SPEC §2).
+   */
+  reloadWindowMs: number;
+  /** Shortest time between two session events (resources/updated, list_changed), SPEC §3. */
+  sessionEventIntervalMs: number;
 }
 
 /** Defaults: SPEC §9 relay timing, a 5 s reconnect wait, 10 minutes of grace. */
@@ -46,7 +57,12 @@ export const DEFAULT_HUB_TIMING: HubTiming = {
   reconnectWaitMs: 5_000,
   disconnectGraceMs: 10 * 60_000,
   deadlineGraceMs: 500,
+  reloadWindowMs: 60_000,
+  sessionEventIntervalMs: SESSION_EVENT_INTERVAL_MS,
 };
+
+/** The limits the hub itself enforces (SPEC §2, §6); the rest travel with each request. */
+export type HubLimits = { -readonly [K in keyof typeof HUB_LIMITS]: number };
 
 /** Options of a {@link Hub}. */
 export interface HubOptions {
@@ -54,9 +70,13 @@ export interface HubOptions {
   auth: RelayAuthenticator;
   logger: Logger;
   serverVersion: string;
+  /** Started with `--enable-trading` (the welcome tells each page). */
+  tradingEnabled?: boolean;
   timing?: Partial<HubTiming>;
   now?: () => number;
   maxFrameBytes?: number;
+  /** Defaults: SPEC §6. A `--limit` may lower them. */
+  limits?: Partial<HubLimits>;
 }
 
 /** A snapshot of the hub for `tradescript-mcp status`. */
@@ -78,20 +98,31 @@ export class Hub implements HubPort, ConnectionSink {
   readonly attachments = new AttachmentRegistry();
   /** @internal */
   readonly events = new HubEmitter();
+  /** @internal Session events, coalesced (at most one per interval). */
+  readonly sessionEvents: SessionEvents;
   /** @internal */
   readonly logger: Logger;
   /** @internal */
   readonly timing: HubTiming;
+  /** @internal */
+  readonly limits: HubLimits;
   private readonly conns = new Set<RelayConnection>();
+  private readonly twins = new TwinCalls();
   /** @internal */
   readonly requests: RequestTable;
-  private readonly now: () => number;
+  /** @internal */
+  readonly now: () => number;
   private closing = false;
 
   constructor(private readonly options: HubOptions) {
     this.logger = options.logger;
     this.timing = { ...DEFAULT_HUB_TIMING, ...options.timing };
+    this.limits = {
+      sessionsPerHost: options.limits?.sessionsPerHost ?? HUB_LIMITS.sessionsPerHost,
+      catalogBytes: options.limits?.catalogBytes ?? HUB_LIMITS.catalogBytes,
+    };
     this.now = options.now ?? Date.now;
+    this.sessionEvents = new SessionEvents(this.events, this.now, this.timing.sessionEventIntervalMs);
     this.requests = new RequestTable(this.now, this.timing.deadlineGraceMs);
   }
 
@@ -106,6 +137,7 @@ export class Hub implements HubPort, ConnectionSink {
       sink,
       logger: this.logger,
       serverVersion: this.options.serverVersion,
+      tradingEnabled: this.options.tradingEnabled ?? false,
       timing: this.timing,
       maxFrameBytes: this.options.maxFrameBytes,
     });
@@ -123,34 +155,34 @@ export class Hub implements HubPort, ConnectionSink {
 
   /**
    * Re-registers an attachment under its kept id and namespace (a front that
-   * followed the hub to this process), so the operation ledger in the page
-   * still finds its entries. Null when the id is live here or the person ended it.
+   * followed the hub to this process, a stateless client's handle), so the
+   * operation ledger in the page still finds its entries. It stays detached
+   * from `detachedHosts` and from the hosts it was detached from when it
+   * ended here. Null when the id is live here.
    */
-  resume(kept: AttachmentHandle, info: AttachmentInfo): AttachmentHandle | null {
+  resume(kept: AttachmentHandle, info: AttachmentInfo, detachedHosts: readonly string[] = []): AttachmentHandle | null {
     if (!this.attachments.resumable(kept.attachmentId)) return null;
     const record = this.attachments.add(info, new Date(this.now()), kept);
+    for (const hostId of detachedHosts) this.attachments.detachFromHost(record.attachmentId, hostId);
     this.logger.info('attachment resumed', { attachmentId: record.attachmentId, transport: info.transport });
     this.attachmentsChanged();
     return { attachmentId: record.attachmentId, namespace: record.namespace };
   }
 
   async detach(attachmentId: string): Promise<void> {
-    this.endAttachment(attachmentId, false);
+    this.endAttachment(attachmentId);
   }
 
   async listSessions(): Promise<SessionSummary[]> {
-    return this.sessions.summaries(this.attachments.summaries());
+    return this.sessions.summaries((hostId) => this.attachments.summariesFor(hostId));
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    const controls = new Map<string, CatalogDocument['controls'][number]>();
-    const channels = new Map<string, CatalogDocument['channels'][number]>();
-    for (const s of this.sessions.all()) {
-      if (!s.conn) continue;
-      for (const c of s.catalog.controls) if (!controls.has(c.controlId)) controls.set(c.controlId, c);
-      for (const c of s.catalog.channels) if (!channels.has(c.channelId)) channels.set(c.channelId, c);
-    }
-    return { controls: [...controls.values()], channels: [...channels.values()] };
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const connected = this.sessions.all().filter((s) => s.conn !== null);
+    return catalogResource(
+      connected.map((s) => s.vocabulary),
+      maxBytes,
+    );
   }
 
   async request(
@@ -160,11 +192,26 @@ export class Hub implements HubPort, ConnectionSink {
     options: HubRequestOptions,
   ): Promise<HubOutcome> {
     const attachment = this.attachments.get(attachmentId);
-    if (!attachment) return this.notAttached(attachmentId);
+    if (!attachment) return notAttached(this.attachments.wasEnded(attachmentId));
     if (options.signal?.aborted) return cancelledOutcome(null);
+    const mutates = (controlId: string): boolean => {
+      const record = this.sessions.get(sessionId);
+      return record ? isMutation(controlId, record.vocabulary.document) : true;
+    };
+    return this.twins.run(attachmentId, sessionId, op, mutates, () => this.route(attachment, sessionId, op, options));
+  }
+
+  private async route(
+    attachment: AttachmentRecord,
+    sessionId: string,
+    op: Operation,
+    options: HubRequestOptions,
+  ): Promise<HubOutcome> {
+    const { attachmentId } = attachment;
     const started = this.now();
-    const session = await this.routable(sessionId, op, options.signal);
+    const session = await routable(this.sessions, sessionId, op, this.timing.reconnectWaitMs, options.signal);
     if ('ok' in session) return session;
+    if (this.attachments.isDetachedFrom(attachmentId, session.record.hostId)) return detachedHere();
     const body = {
       sessionId,
       attachment: { attachmentId, namespace: attachment.namespace, clientName: attachment.summary.clientName },
@@ -194,7 +241,7 @@ export class Hub implements HubPort, ConnectionSink {
     for (const s of owned) this.closeSession(s, false);
     for (const conn of [...this.conns])
       if (conn.host?.hostId === hostId) conn.close(CLOSE_CODES.forbidden, REVOKED_REASON);
-    if (owned.length > 0) this.events.emit('sessionsChanged');
+    if (owned.length > 0) this.sessionEvents.changed();
     this.logger.info('host revoked', { hostId, sessions: owned.length });
     return owned.length;
   }
@@ -215,6 +262,7 @@ export class Hub implements HubPort, ConnectionSink {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    this.sessionEvents.close();
     this.requests.loseAll('shutdown');
     for (const s of this.sessions.all()) if (s.graceTimer) clearTimeout(s.graceTimer);
     for (const conn of [...this.conns]) conn.close(CLOSE_CODES.serverShutdown, 'server shutting down');
@@ -232,9 +280,10 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests.lose({ conn }, 'socket');
     for (const s of this.sessions.ofConnection(conn)) {
       s.conn = null;
+      s.disconnectedAt = this.now();
       s.graceTimer = setTimeout(() => this.closeSession(s, true), this.timing.disconnectGraceMs);
       s.graceTimer.unref();
-      this.events.emit('sessionUpdated', s.sessionId);
+      this.sessionEvents.updated(s.sessionId);
     }
     this.logger.info('relay socket closed', { conn: conn.id, hostId: conn.host.hostId });
   }
@@ -244,7 +293,7 @@ export class Hub implements HubPort, ConnectionSink {
     const frame: z.infer<typeof AttachmentsFrameSchema> = {
       t: 'attachments',
       sessionId: session.sessionId,
-      list: this.attachments.summaries(),
+      list: this.attachments.summariesFor(session.hostId),
     };
     session.conn?.send(frame);
   }
@@ -254,7 +303,7 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests.lose({ session }, 'session-closed');
     this.sessions.close(session);
     this.logger.info('session closed', { sessionId: session.sessionId, hostId: session.hostId });
-    if (announce) this.events.emit('sessionsChanged');
+    if (announce) this.sessionEvents.changed();
   }
 
   /** @internal A frame that names something this socket does not own (SPEC §9). */
@@ -263,66 +312,35 @@ export class Hub implements HubPort, ConnectionSink {
     conn.close(CLOSE_CODES.malformed, 'foreign frame');
   }
 
-  private async routable(
-    sessionId: string,
-    op: Operation,
-    signal: AbortSignal | undefined,
-  ): Promise<{ record: SessionRecord; conn: RelayConnection } | HubOutcome> {
-    const found = this.sessions.lookup(sessionId);
-    if (found.kind === 'unknown') {
-      return fail('session_not_found', 'No session has this id. Read tradescript://sessions for the paired sessions.');
-    }
-    if (found.kind === 'closed') return fail('session_closed', CLOSED_MESSAGE);
-    if (!found.session.conn) {
-      await this.sessions.waitForConnection(sessionId, this.timing.reconnectWaitMs, signal);
-      if (signal?.aborted) return cancelledOutcome(null);
-    }
-    const record = this.sessions.get(sessionId);
-    if (!record) return fail('session_closed', CLOSED_MESSAGE);
-    // Still within its grace period: the tab is reconnecting, not gone, and nothing was sent.
-    if (!record.conn) return notSent(containsMutation(op, record.catalog));
-    return { record, conn: record.conn };
-  }
-
-  private notAttached(attachmentId: string): HubOutcome {
-    if (this.attachments.wasEnded(attachmentId)) {
-      return fail(
-        'control_unavailable',
-        'The person ended this MCP attachment from the terminal. Reconnect the MCP client to attach again.',
-      );
-    }
-    return fail('internal_error', 'This MCP connection is not attached to the hub.');
-  }
-
-  /** @internal Ends an attachment: the pages hear `attachment.ended`; the person's detach is announced. */
-  endAttachment(attachmentId: string, byPerson: boolean): void {
-    if (!this.attachments.remove(attachmentId, byPerson)) return;
-    this.logger.info('detached', { attachmentId, byPerson });
+  /** Ends an attachment (its MCP connection closed): every page hears `attachment.ended`. */
+  private endAttachment(attachmentId: string): void {
+    if (!this.attachments.remove(attachmentId)) return;
+    this.logger.info('detached', { attachmentId });
     for (const conn of this.conns) if (conn.host) conn.send({ t: 'attachment.ended', attachmentId });
     this.attachmentsChanged();
-    if (byPerson) this.events.emit('attachmentEnded', attachmentId);
+  }
+
+  /**
+   * @internal The person at a tab of `hostId` pressed "detach" (SPEC §2): the
+   * attachment's use of that host's sessions ends (their pages hear
+   * `attachment.ended`, so its subscriptions there stop with
+   * `attachment-detached`); its use of other hosts' sessions goes on.
+   */
+  detachFromHost(attachmentId: string, hostId: string): void {
+    if (!this.attachments.detachFromHost(attachmentId, hostId)) return;
+    this.logger.info('detached by the person', { attachmentId, hostId });
+    this.events.emit('attachmentDetached', attachmentId, hostId);
+    for (const conn of this.conns) if (conn.host?.hostId === hostId) conn.send({ t: 'attachment.ended', attachmentId });
+    for (const s of this.sessions.ofHost(hostId)) {
+      this.sendAttachments(s);
+      this.sessionEvents.updated(s.sessionId);
+    }
   }
 
   private attachmentsChanged(): void {
     for (const s of this.sessions.all()) {
       this.sendAttachments(s);
-      this.events.emit('sessionUpdated', s.sessionId);
+      this.sessionEvents.updated(s.sessionId);
     }
   }
-}
-
-const CLOSED_MESSAGE =
-  'The terminal tab of this session went away or its pairing was revoked. Ask the person to reopen it, then read tradescript://sessions.';
-
-const RECONNECTING_MESSAGE =
-  'The terminal tab is reconnecting and nothing was sent to it. Read tradescript://sessions until it is connected, then call again.';
-
-/** A request never sent because its tab is reconnecting: safe to repeat (after a backoff for reads). */
-function notSent(mutation: boolean): HubOutcome {
-  const error = makeError('transport_error', RECONNECTING_MESSAGE, mutation ? { retry: 'after_reread' } : {});
-  return { ok: false, error, environment: null };
-}
-
-function fail(code: Parameters<typeof makeError>[0], message: string): HubOutcome {
-  return { ok: false, error: makeError(code, message), environment: null };
 }

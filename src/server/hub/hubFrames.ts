@@ -5,6 +5,7 @@
  */
 import type { BrowserFrame } from '../../protocol/index.js';
 import type { HubFrame, RelayConnection } from '../relay/connection.js';
+import { EMPTY_CATALOG, indexCatalog } from './catalogIndex.js';
 import type { Hub } from './hub.js';
 import type { AnswerVerdict } from './requestTable.js';
 import { openSession } from './sessionOpen.js';
@@ -31,8 +32,13 @@ function updateSession(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFr
   const session = hub.sessions.get(frame.sessionId);
   if (!session || session.conn !== conn) return hub.foreign(conn, 'session.update');
   session.info = frame.info;
-  if (frame.catalog) session.catalog = frame.catalog;
-  hub.events.emit('sessionUpdated', session.sessionId);
+  if (frame.catalog) {
+    const vocabulary = indexCatalog(frame.catalog, hub.limits.catalogBytes);
+    // Over catalogBytes (SPEC §6): nothing of it is kept, and every control it named counts as a mutation.
+    if (!vocabulary) hub.logger.warn('session vocabulary over catalogBytes dropped', { sessionId: session.sessionId });
+    session.vocabulary = vocabulary ?? EMPTY_CATALOG;
+  }
+  hub.sessionEvents.updated(session.sessionId);
 }
 
 function closeOwnSession(hub: Hub, conn: RelayConnection, sessionId: string): void {
@@ -48,12 +54,13 @@ function verdict(hub: Hub, conn: RelayConnection, answer: AnswerVerdict, what: s
 
 /**
  * "Detach all" is the person's, at a tab they paired: only a socket that owns the
- * named session may end attachments (a paired socket without one may not).
+ * named session may detach, and only from its own host's sessions (SPEC §2).
  */
 function personDetach(hub: Hub, conn: RelayConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
   if (frame.sessionId === undefined || hub.sessions.get(frame.sessionId)?.conn !== conn) {
     return hub.foreign(conn, 'detach');
   }
-  const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.ids();
-  for (const id of ids) hub.endAttachment(id, true);
+  const hostId = conn.host!.hostId;
+  const ids = frame.attachmentId !== undefined ? [frame.attachmentId] : hub.attachments.idsFor(hostId);
+  for (const id of ids) hub.detachFromHost(id, hostId);
 }

@@ -7,7 +7,7 @@
 import type {
   AdapterMaximum,
   AttachmentSummary,
-  CatalogDocument,
+  CatalogResource,
   Environment,
   ErrorObject,
   Operation,
@@ -49,21 +49,32 @@ export interface HubEvents {
   sessionsChanged(): void;
   /** A session's summary changed (resources/updated for tradescript://sessions). */
   sessionUpdated(sessionId: string): void;
-  /** The person ended this attachment ("detach all"). */
+  /** This attachment ended for good (a front that followed the hub could not resume it). */
   attachmentEnded(attachmentId: string): void;
+  /** The person at a tab of `hostId` ended this attachment's use of that host ("detach all", SPEC §2). */
+  attachmentDetached(attachmentId: string, hostId: string): void;
 }
 
 /** What an MCP front needs from the hub. */
 export interface HubPort {
   attach(info: AttachmentInfo): Promise<AttachmentHandle>;
+  /**
+   * Registers an attachment under a kept id and namespace: a front that
+   * followed the hub to a new process, or a stateless HTTP client whose handle
+   * derives them (docs/protocolRevisions.md). Null when the hub refuses: the
+   * id is live already, or the person ended it.
+   */
+  resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> | AttachmentHandle | null;
   detach(attachmentId: string): Promise<void>;
   /** Bounded summaries of paired sessions. */
   listSessions(): Promise<SessionSummary[]>;
   /**
    * The installed control and channel vocabulary: the union of what connected
-   * hosts declared, deduplicated by id (documentation, not authorization).
+   * sessions declared, identical declarations merged (documentation, not
+   * authorization), within `maxBytes` of JSON (`truncated` and `total` say
+   * what did not fit).
    */
-  catalog(): Promise<CatalogDocument>;
+  catalog(maxBytes: number): Promise<CatalogResource>;
   /**
    * Sends one operation to a session's tab and resolves with its outcome. Never
    * rejects: routing failures (`session_not_found`, `session_closed`), deadline

@@ -10,6 +10,7 @@ import {
   type CatalogDocument,
   type Environment,
   type ErrorObject,
+  type ErrorReceipt,
   type Operation,
   type RelayCall,
 } from '../../protocol/index.js';
@@ -81,21 +82,24 @@ function readLost(cause: LossCause): ErrorObject {
   return makeError('transport_error', READ_LOST[cause]);
 }
 
+/** The receipt of a call the hub sent but cannot read an answer to: identity only, no revisions known. */
+export function sentCallReceipt(call: RelayCall, dispatchedAt: number, now: number): ErrorReceipt {
+  return {
+    operationId: call.operationId,
+    origin: 'mcp',
+    controlId: call.controlId,
+    target: call.target,
+    mutation: true,
+    revisionsBefore: {},
+    revisionsAfter: {},
+    durationMs: Math.max(0, now - dispatchedAt),
+    dispatchedAt: new Date(dispatchedAt).toISOString(),
+  };
+}
+
 function mutationLost(call: RelayCall, ctx: LossContext): ErrorObject {
   return makeError('uncertain_execution', MUTATION_LOST[ctx.cause] + RECONCILE, {
-    details: {
-      receipt: {
-        operationId: call.operationId,
-        origin: 'mcp',
-        controlId: call.controlId,
-        target: call.target,
-        mutation: true,
-        revisionsBefore: {},
-        revisionsAfter: {},
-        durationMs: Math.max(0, ctx.now - ctx.dispatchedAt),
-        dispatchedAt: new Date(ctx.dispatchedAt).toISOString(),
-      },
-    },
+    details: { receipt: sentCallReceipt(call, ctx.dispatchedAt, ctx.now) },
   });
 }
 

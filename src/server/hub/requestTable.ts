@@ -3,7 +3,8 @@
  * only that socket may answer or report progress. A lost answer resolves per
  * {@link lostOutcome}; nothing is ever re-sent.
  */
-import type { BrowserFrame, Operation, RequestFrame } from '../../protocol/index.js';
+import type { BrowserFrame, Operation, RelayLimits, RequestFrame } from '../../protocol/index.js';
+import { boundAnswer } from './answerLimits.js';
 import type { RelayConnection } from '../relay/connection.js';
 import type { HubOutcome, HubRequestOptions } from './hubPort.js';
 import { cancelledOutcome, containsMutation, isMutation, lostOutcome, type LossCause } from './lostOutcomes.js';
@@ -16,6 +17,8 @@ interface Pending {
   readonly session: SessionRecord;
   readonly conn: RelayConnection;
   readonly op: Operation;
+  /** The asking front's limits, which its answer is held to. */
+  readonly limits: RelayLimits;
   readonly dispatchedAt: number;
   readonly timer: NodeJS.Timeout;
   readonly onProgress?: HubRequestOptions['onProgress'];
@@ -59,6 +62,7 @@ export class RequestTable {
         session,
         conn,
         op: body.op,
+        limits: body.limits,
         dispatchedAt: this.now(),
         timer,
         onProgress: options.onProgress,
@@ -76,12 +80,18 @@ export class RequestTable {
     const verdict = this.owner(conn, frame.id);
     if (verdict !== 'accepted') return verdict;
     const { outcome, environment } = frame;
-    this.finish(
-      frame.id,
-      outcome.ok
-        ? { ok: true, data: outcome.data, ...(outcome.image ? { image: outcome.image } : {}), environment }
-        : { ok: false, error: outcome.error, environment },
-    );
+    const p = this.pending.get(frame.id)!;
+    const answered: HubOutcome = outcome.ok
+      ? { ok: true, data: outcome.data, ...(outcome.image ? { image: outcome.image } : {}), environment }
+      : { ok: false, error: outcome.error, environment };
+    const bounded = boundAnswer(answered, {
+      op: p.op,
+      limits: p.limits,
+      mutates: (controlId) => isMutation(controlId, p.session.vocabulary.document),
+      dispatchedAt: p.dispatchedAt,
+      now: this.now(),
+    });
+    this.finish(frame.id, bounded);
     return 'accepted';
   }
 
@@ -121,7 +131,7 @@ export class RequestTable {
       p.id,
       lostOutcome({
         op: p.op,
-        mutates: (controlId) => isMutation(controlId, p.session.catalog),
+        mutates: (controlId) => isMutation(controlId, p.session.vocabulary.document),
         cause,
         dispatchedAt: p.dispatchedAt,
         now: this.now(),
@@ -142,7 +152,7 @@ export class RequestTable {
     const p = this.pending.get(id);
     if (!p) return;
     p.conn.send({ t: 'cancel', id });
-    if (!containsMutation(p.op, p.session.catalog))
+    if (!containsMutation(p.op, p.session.vocabulary.document))
       this.finish(id, cancelledOutcome(p.session.info.environment ?? null));
   }
 

@@ -1,11 +1,20 @@
 /**
  * `session.open` (SPEC §2): a tab opens a session, or reopens its kept id after
  * a reload or reconnect. A page's session origin is its socket's; only the
- * extension may name the site a tab shows.
+ * extension may name the site a tab shows. A vocabulary over `catalogBytes` is
+ * refused (SPEC §6), and a new session needs room (`sessionAdmission.ts`); a
+ * reconnecting tab's own session needs none.
  */
 import type { BrowserFrame } from '../../protocol/index.js';
 import type { RelayConnection } from '../relay/connection.js';
+import { indexCatalog } from './catalogIndex.js';
 import type { Hub } from './hub.js';
+import { admitSession } from './sessionAdmission.js';
+
+/** The page shows this when its declared vocabulary is over `catalogBytes` (at most 256 characters). */
+export function catalogRefusal(max: number): string {
+  return `this terminal declares more than ${max} bytes of controls and channels (catalogBytes); declare fewer or shorter ones`;
+}
 
 const SITE_ORIGIN = /^https?:\/\/[^/?#\s]{1,250}$/;
 
@@ -25,30 +34,34 @@ export function openSession(hub: Hub, conn: RelayConnection, frame: OpenFrame): 
       return refuse('only the extension may name a site origin');
     origin = frame.origin;
   }
+  const vocabulary = indexCatalog(frame.catalog, hub.limits.catalogBytes);
+  if (!vocabulary) return refuse(catalogRefusal(hub.limits.catalogBytes));
   const sessionId = hub.sessions.chooseId(frame.sessionId, host.hostId, conn);
   const existing = hub.sessions.get(sessionId);
   if (existing) {
     existing.info = frame.info;
-    existing.catalog = frame.catalog;
+    existing.vocabulary = vocabulary;
     existing.origin = origin;
     hub.sessions.reconnect(existing, conn);
-    hub.events.emit('sessionUpdated', sessionId);
+    hub.sessionEvents.updated(sessionId);
   } else {
-    const room = hub.sessions.evictionCandidate();
-    if (room === null) return refuse('too many open sessions; close a terminal tab and reload');
-    if (room !== 'room') hub.closeSession(room, false);
+    const rules = { perHost: hub.limits.sessionsPerHost, reloadWindowMs: hub.timing.reloadWindowMs, now: hub.now() };
+    const room = admitSession(hub.sessions.all(), host.hostId, rules);
+    if (room.kind === 'refused') return refuse(room.message);
+    if (room.kind === 'evict') hub.closeSession(room.session, true);
     hub.sessions.add({
       sessionId,
       hostId: host.hostId,
       origin,
       hostKind: host.hostKind,
       info: frame.info,
-      catalog: frame.catalog,
+      vocabulary,
       openedAt: new Date().toISOString(),
       conn,
       graceTimer: null,
+      disconnectedAt: null,
     });
-    hub.events.emit('sessionsChanged');
+    hub.sessionEvents.changed();
   }
   conn.markAttached();
   conn.send({ t: 'session.opened', ref: frame.ref, sessionId });

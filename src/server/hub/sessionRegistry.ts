@@ -8,15 +8,13 @@ import {
   MAX_LISTED_SESSIONS,
   sessionContextUri,
   type AttachmentSummary,
-  type CatalogDocument,
   type SessionInfo,
   type SessionSummary,
 } from '../../protocol/index.js';
 import type { RelayConnection } from '../relay/connection.js';
+import type { IndexedCatalog } from './catalogIndex.js';
 import { randomId, SESSION_ID_PATTERN } from './ids.js';
 
-/** Most live sessions (connected or waiting for their tab to come back). */
-export const MAX_SESSIONS = MAX_LISTED_SESSIONS;
 const TOMBSTONES_KEPT = 1024;
 
 /** One session as the hub keeps it. */
@@ -26,12 +24,15 @@ export interface SessionRecord {
   origin: string;
   hostKind: 'page' | 'extension';
   info: SessionInfo;
-  catalog: CatalogDocument;
+  /** What the tab declared (at most `catalogBytes` of JSON), indexed for the catalog resource. */
+  vocabulary: IndexedCatalog;
   readonly openedAt: string;
   /** The owning socket; null while the tab is away but may come back. */
   conn: RelayConnection | null;
   /** Closes the session when its tab stays away too long. */
   graceTimer: NodeJS.Timeout | null;
+  /** Epoch ms when its socket went away; null while connected. */
+  disconnectedAt: number | null;
 }
 
 /** Where a session id stands. */
@@ -66,13 +67,6 @@ export class SessionRegistry {
     return this.live.get(sessionId);
   }
 
-  /** Makes room for one more session: evicts the oldest disconnected one; null when all are connected. */
-  evictionCandidate(): SessionRecord | null | 'room' {
-    if (this.live.size < MAX_SESSIONS) return 'room';
-    for (const s of this.live.values()) if (s.conn === null) return s;
-    return null;
-  }
-
   /** Adds a new (or reopened) session. */
   add(record: SessionRecord): void {
     this.closed.delete(record.sessionId);
@@ -83,6 +77,7 @@ export class SessionRegistry {
   /** A disconnected session's tab is back on `conn`. */
   reconnect(session: SessionRecord, conn: RelayConnection): void {
     session.conn = conn;
+    session.disconnectedAt = null;
     if (session.graceTimer) clearTimeout(session.graceTimer);
     session.graceTimer = null;
     this.wake(session.sessionId);
@@ -136,7 +131,7 @@ export class SessionRegistry {
   }
 
   /** Bounded summaries, oldest first. */
-  summaries(attachments: AttachmentSummary[]): SessionSummary[] {
+  summaries(attachmentsOf: (hostId: string) => AttachmentSummary[]): SessionSummary[] {
     return [...this.live.values()].slice(0, MAX_LISTED_SESSIONS).map((s) => ({
       sessionId: s.sessionId,
       title: s.info.title,
@@ -147,7 +142,7 @@ export class SessionRegistry {
       connected: s.conn !== null,
       openedAt: s.openedAt,
       contextUri: sessionContextUri(s.sessionId),
-      attachments,
+      attachments: attachmentsOf(s.hostId),
     }));
   }
 

@@ -103,6 +103,35 @@ describe('FollowingHub: one MCP connection across hub processes (SPEC §2, §9)'
     expect(await following.listSessions()).toEqual([]);
   });
 
+  it('SPEC §2 a person’s "detach" at one host survives the hub moving to another process', async () => {
+    const a = hubProcess();
+    const tabOnA = await openScriptedTab(a.hub, { hostId: 'h_1' });
+    const following = new FollowingHub({ logger });
+    const first = await joined(a);
+    await following.use(first.remote);
+    const handle = await following.attach(info);
+    tabOnA.client.send({ t: 'detach', sessionId: tabOnA.sessionId });
+    await tabOnA.client.next('attachment.ended');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    following.lose();
+    first.remote.close();
+    const b = hubProcess();
+    const again = await openScriptedTab(b.hub, { hostId: 'h_1', sessionId: tabOnA.sessionId });
+    const other = await openScriptedTab(b.hub, { hostId: 'h_2' });
+    await following.use(b.hub);
+    const options = requestOptions();
+    const refused = await following.request(
+      handle.attachmentId,
+      again.sessionId,
+      callOp('chart.getVisibleRange'),
+      options,
+    );
+    expect(refused).toMatchObject({ ok: false, error: { code: 'control_unavailable' } });
+    const pending = following.request(handle.attachmentId, other.sessionId, callOp('chart.getVisibleRange'), options);
+    other.answer((await other.nextRequest()).id, 'ok');
+    await expect(pending).resolves.toMatchObject({ ok: true, data: 'ok' });
+  });
+
   it('an attachment the next hub refuses to resume ends: its MCP connection hears attachmentEnded', async () => {
     const a = hubProcess();
     const following = new FollowingHub({ logger });
@@ -112,7 +141,7 @@ describe('FollowingHub: one MCP connection across hub processes (SPEC §2, §9)'
     following.on('attachmentEnded', (id) => ended.push(id));
     following.lose();
     const b = hubProcess();
-    // As a hub does for an id the person ended (attachmentRegistry.resumable).
+    // As a hub does for an id already live there (attachmentRegistry.resumable).
     const refusing: ResumableHub = Object.assign(Object.create(b.hub) as ResumableHub, { resume: () => null });
     await following.use(refusing);
     expect(ended).toEqual([handle.attachmentId]);

@@ -6,7 +6,7 @@
  * operation namespaces, so their evidence in the page's ledger stays theirs.
  * Calls made while no hub is reachable wait a little for the next one.
  */
-import type { CatalogDocument, Operation, SessionSummary } from '../../protocol/index.js';
+import type { CatalogResource, Operation, SessionSummary } from '../../protocol/index.js';
 import { HubEmitter } from '../hub/emitter.js';
 import type {
   AttachmentHandle,
@@ -20,9 +20,20 @@ import { cancelledOutcome } from '../hub/lostOutcomes.js';
 import type { Logger } from '../log.js';
 import { LinkClosedError, notSentOutcome } from './remoteHub.js';
 
-/** A hub an attachment can move to under its kept id and namespace. */
+/** A hub an attachment can move to under its kept id and namespace, with the hosts the person detached it from. */
 export interface ResumableHub extends HubPort {
-  resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> | AttachmentHandle | null;
+  resume(
+    kept: AttachmentHandle,
+    info: AttachmentInfo,
+    detachedHosts?: readonly string[],
+  ): Promise<AttachmentHandle | null> | AttachmentHandle | null;
+}
+
+interface Kept {
+  handle: AttachmentHandle;
+  info: AttachmentInfo;
+  /** Hosts whose person detached it (SPEC §2): a new hub keeps that choice. */
+  detachedHosts: Set<string>;
 }
 
 /** Options of a {@link FollowingHub}. */
@@ -35,7 +46,7 @@ export interface FollowingHubOptions {
 /** A hub port that survives its hub's process. */
 export class FollowingHub implements HubPort {
   private backend: ResumableHub | null = null;
-  private readonly kept = new Map<string, { handle: AttachmentHandle; info: AttachmentInfo }>();
+  private readonly kept = new Map<string, Kept>();
   private readonly events = new HubEmitter();
   private offs: Array<() => void> = [];
   private waiters = new Set<() => void>();
@@ -56,8 +67,8 @@ export class FollowingHub implements HubPort {
    */
   async use(hub: ResumableHub): Promise<void> {
     this.lose();
-    for (const [id, { handle, info }] of [...this.kept]) {
-      const resumed = await Promise.resolve(hub.resume(handle, info)).catch(() => null);
+    for (const [id, { handle, info, detachedHosts }] of [...this.kept]) {
+      const resumed = await Promise.resolve(hub.resume(handle, info, [...detachedHosts])).catch(() => null);
       // Detached while resuming: do not leave it attached on the new hub.
       if (resumed && !this.kept.has(id)) await hub.detach(id).catch(() => undefined);
       if (resumed) continue;
@@ -71,6 +82,10 @@ export class FollowingHub implements HubPort {
       hub.on('attachmentEnded', (attachmentId) => {
         this.kept.delete(attachmentId);
         this.events.emit('attachmentEnded', attachmentId);
+      }),
+      hub.on('attachmentDetached', (attachmentId, hostId) => {
+        this.kept.get(attachmentId)?.detachedHosts.add(hostId);
+        this.events.emit('attachmentDetached', attachmentId, hostId);
       }),
     ];
     this.backend = hub;
@@ -89,7 +104,15 @@ export class FollowingHub implements HubPort {
     const hub = await this.whenReachable();
     if (!hub) throw new Error('No TradeScript hub is reachable yet; retry shortly.');
     const handle = await hub.attach(info);
-    this.kept.set(handle.attachmentId, { handle, info });
+    this.kept.set(handle.attachmentId, { handle, info, detachedHosts: new Set() });
+    return handle;
+  }
+
+  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
+    const hub = await this.whenReachable();
+    if (!hub) throw new Error('No TradeScript hub is reachable yet; retry shortly.');
+    const handle = await hub.resume(kept, info);
+    if (handle) this.kept.set(handle.attachmentId, { handle, info, detachedHosts: new Set() });
     return handle;
   }
 
@@ -102,8 +125,9 @@ export class FollowingHub implements HubPort {
     return (await this.retried((hub) => hub.listSessions())) ?? [];
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    return (await this.retried((hub) => hub.catalog())) ?? { controls: [], channels: [] };
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const empty = { controls: [], channels: [], truncated: false, total: { controls: 0, channels: 0 } };
+    return (await this.retried((hub) => hub.catalog(maxBytes))) ?? empty;
   }
 
   async request(

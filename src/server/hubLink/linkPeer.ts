@@ -94,6 +94,10 @@ export class LinkPeer {
         if (!this.attachments.delete(attachmentId)) return;
         this.send({ t: 'event', event: { name: 'attachmentEnded', attachmentId } });
       }),
+      hub.on('attachmentDetached', (attachmentId, hostId) => {
+        if (this.attachments.has(attachmentId))
+          this.send({ t: 'event', event: { name: 'attachmentDetached', attachmentId, hostId } });
+      }),
     );
     this.send({
       t: 'welcome',
@@ -109,7 +113,9 @@ export class LinkPeer {
     const { hub } = this.ctx;
     switch (frame.t) {
       case 'attach': {
-        const handle = frame.resume ? hub.resume(frame.resume, frame.info) : await hub.attach(frame.info);
+        const handle = frame.resume
+          ? hub.resume(frame.resume, frame.info, frame.resume.detachedHosts)
+          : await hub.attach(frame.info);
         if (!handle) return { kind: 'failed', message: 'this attachment cannot be resumed' };
         if (this.state === 'closed') {
           await hub.detach(handle.attachmentId);
@@ -124,7 +130,7 @@ export class LinkPeer {
       case 'sessions':
         return { kind: 'sessions', sessions: await hub.listSessions() };
       case 'catalog':
-        return { kind: 'catalog', catalog: await hub.catalog() };
+        return { kind: 'catalog', catalog: await hub.catalog(frame.maxBytes) };
       case 'pair': {
         const issued = this.ctx.pair(frame.grant);
         return { kind: 'paired', code: issued.code, expiresAt: new Date(issued.expiresAt).toISOString() };
@@ -142,7 +148,7 @@ export class LinkPeer {
     this.requests.set(frame.id, controller);
     const session = this.ctx.hub.sessions.get(frame.sessionId);
     const environment = session?.info.environment ?? null;
-    this.send({ t: 'accepted', id: frame.id, reads: readsOf(frame.op, session?.catalog), environment });
+    this.send({ t: 'accepted', id: frame.id, reads: readsOf(frame.op, session?.vocabulary.document), environment });
     const outcome = await this.ctx.hub
       .request(frame.attachmentId, frame.sessionId, frame.op, {
         adapter: frame.adapter,

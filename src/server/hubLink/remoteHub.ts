@@ -5,7 +5,7 @@
  * from the hub is validated. When the link drops, requests in flight resolve
  * as lost and calls waiting for a reply reject with {@link LinkClosedError}.
  */
-import { CLOSE_CODES, makeError, type CatalogDocument, type Grant, type Operation } from '../../protocol/index.js';
+import { CLOSE_CODES, makeError, type CatalogResource, type Grant, type Operation } from '../../protocol/index.js';
 import { HUB_LINK_VERSION, type FrontLinkFrame, type HubLinkFrame, type LinkReply } from '../../protocol/hubLink.js';
 import { HubEmitter } from '../hub/emitter.js';
 import type {
@@ -92,8 +92,13 @@ export class RemoteHub implements HubPort {
   }
 
   /** Re-registers a kept attachment on this hub; null when the hub refused it. */
-  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
-    const reply = await this.ask({ t: 'attach', ref: this.ref(), info, resume: { ...kept } });
+  async resume(
+    kept: AttachmentHandle,
+    info: AttachmentInfo,
+    detachedHosts: readonly string[] = [],
+  ): Promise<AttachmentHandle | null> {
+    const resume = { attachmentId: kept.attachmentId, namespace: kept.namespace, detachedHosts: [...detachedHosts] };
+    const reply = await this.ask({ t: 'attach', ref: this.ref(), info, resume });
     return reply.kind === 'attached' ? { attachmentId: reply.attachmentId, namespace: reply.namespace } : null;
   }
 
@@ -108,8 +113,8 @@ export class RemoteHub implements HubPort {
     return reply.sessions;
   }
 
-  async catalog(): Promise<CatalogDocument> {
-    const reply = await this.ask({ t: 'catalog', ref: this.ref() });
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    const reply = await this.ask({ t: 'catalog', ref: this.ref(), maxBytes });
     if (reply.kind !== 'catalog') throw new Error('The hub did not send its catalog.');
     return reply.catalog;
   }
@@ -208,6 +213,8 @@ export class RemoteHub implements HubPort {
   private emit(event: Extract<HubLinkFrame, { t: 'event' }>['event']): void {
     if (event.name === 'sessionsChanged') this.events.emit('sessionsChanged');
     else if (event.name === 'sessionUpdated') this.events.emit('sessionUpdated', event.sessionId);
+    else if (event.name === 'attachmentDetached')
+      this.events.emit('attachmentDetached', event.attachmentId, event.hostId);
     else this.events.emit('attachmentEnded', event.attachmentId);
   }
 

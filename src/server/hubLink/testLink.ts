@@ -3,7 +3,7 @@
  * {@link FrontLinkServer}, and {@link RemoteHub}s linked to it over in-memory
  * sockets. No network; a link can be cut as a crashed process would.
  */
-import { DEFAULT_LIMITS, type Operation, type RelayLimits } from '../../protocol/index.js';
+import { DEFAULT_LIMITS, relayLimitsOf, type Operation, type RelayLimits } from '../../protocol/index.js';
 import { Hub, type HubTiming } from '../hub/hub.js';
 import type { HubRequestOptions } from '../hub/hubPort.js';
 import { testAuthenticator } from '../hub/scriptedTab.js';
@@ -12,7 +12,7 @@ import { FrontLinkServer } from './linkServer.js';
 import { createMemoryLink, type MemoryLink } from './memoryLink.js';
 import { RemoteHub } from './remoteHub.js';
 
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 /** The relay's share of the default limits. */
 export const TEST_RELAY_LIMITS: RelayLimits = limits;
 

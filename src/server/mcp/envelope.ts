@@ -3,7 +3,7 @@
  * twice, as `structuredContent` and as the one text item, with `isError` true
  * exactly when `error` is non-null.
  */
-import type { CallToolResult, ImageContent } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ImageContent } from '@modelcontextprotocol/server';
 import { errorEnvelope, okEnvelope, type Environment, type ErrorObject, type Meta } from '../../protocol/index.js';
 
 /** What a result's `meta` is made from. */
@@ -14,6 +14,8 @@ export interface MetaSource {
   environment: Environment | null;
   /** The caller's own correlation id, only when the caller gave a valid one. */
   requestId?: string | undefined;
+  /** A stateless client's attachment handle, to pass back as `attachment`. */
+  attachment?: string | undefined;
 }
 
 /** `meta` with the observation time of now. */
@@ -24,6 +26,7 @@ export function makeMeta(source: MetaSource, now: Date = new Date()): Meta {
     observedAt: now.toISOString(),
   };
   if (source.requestId !== undefined) meta.requestId = source.requestId;
+  if (source.attachment !== undefined) meta.attachment = source.attachment;
   return meta;
 }
 

@@ -8,8 +8,7 @@
  * Every call is bounded; every answer is a well-formed envelope; every
  * `invalid_input` follows each diagnostics rule and echoes nothing submitted.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, type Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -133,7 +132,7 @@ async function fuzzOnce(
   let result: unknown;
   try {
     result = await within(
-      client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, { timeout: CALL_TIMEOUT_MS }),
+      client.callTool({ name, arguments: args as Record<string, unknown> }, { timeout: CALL_TIMEOUT_MS }),
       CALL_TIMEOUT_MS + 1_000,
       `${name}`,
     );

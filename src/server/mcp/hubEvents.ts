@@ -1,10 +1,15 @@
 /**
- * Turns hub events into this connection's notifications (SPEC §3, §10):
- * a session pairing or closing is `resources/list_changed`; a summary change is
- * `resources/updated` for subscribers of tradescript://sessions; the person
- * pressing "detach" for this attachment closes the connection.
+ * Turns hub events into one connection's notifications (SPEC §3, §10): a
+ * session pairing or closing is `resources/list_changed`; a summary change is
+ * `resources/updated` for tradescript://sessions; the person pressing
+ * "detach" for this attachment closes the connection. On a 2025 connection
+ * they are sent once it is initialized, `resources/updated` only after
+ * `resources/subscribe`; on a 2026-07-28 stdio connection `serveStdio` puts
+ * them on the client's `subscriptions/listen` stream, filtered as it asked.
+ * Stateless HTTP requests have no connection: their endpoint publishes the
+ * same events once to its listen streams (`http/mcpEndpoint.ts`).
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { SESSIONS_URI } from '../../protocol/index.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
@@ -12,9 +17,11 @@ import type { Attachment } from './attachment.js';
 
 /** What this connection has asked to hear. */
 export interface ConnectionState {
-  /** True once the client sent `notifications/initialized`. */
+  /** True once notifications may flow: a 2025 client sent `notifications/initialized`; a 2026 one always. */
   initialized: boolean;
-  /** Resource URIs the client subscribed to. */
+  /** 2026-07-28: the listen stream filters, so every update is offered. */
+  readonly modern: boolean;
+  /** Resource URIs a 2025 client subscribed to. */
   readonly subscribed: Set<string>;
 }
 
@@ -31,7 +38,7 @@ export function wireHubEvents(
     send().catch(() => logger.debug('notification not delivered', { what }));
   };
   const sessionsUpdated = () => {
-    if (state.subscribed.has(SESSIONS_URI)) {
+    if (state.modern || state.subscribed.has(SESSIONS_URI)) {
       deliver('resources/updated', () => server.sendResourceUpdated({ uri: SESSIONS_URI }));
     }
   };

@@ -2,5 +2,13 @@
  * The MCP front: one SDK `Server` per MCP connection, calling the hub through
  * `HubPort`. Any new export here becomes public API.
  */
-export { createMcpServer, type McpServerOptions } from './createMcpServer.js';
+export {
+  createMcpServer,
+  createStatelessMcpServer,
+  type McpExtension,
+  type McpServerOptions,
+  type OwnHandlers,
+} from './createMcpServer.js';
+export { createHttpFront, type HttpFront, type HttpFrontOptions } from './httpFront.js';
+export { fixedKeySource, homeKeySource, type HandleKeySource } from './attachmentKey.js';
 export { DEFAULT_SERVED_TOOLS } from './toolList.js';

@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS, ERROR_CODES } from '../../protocol/index.js';
 import { connectClient, envelopeOf, type Harness } from './testHarness.js';

@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { OPERATOR_PROMPT, SESSIONS_URI } from '../../protocol/index.js';
 import { connectClient, type Harness } from './testHarness.js';

@@ -2,7 +2,7 @@
  * The `tradescript_operator` prompt (SPEC §3): how to work with the terminal
  * safely. It teaches; it grants nothing.
  */
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/server';
 import { OPERATOR_PROMPT, SESSIONS_URI } from '../../protocol/index.js';
 
 /** The prompt as `prompts/list` shows it. */
@@ -33,12 +33,17 @@ export const OPERATOR_TEXT = `You operate a browser trading terminal through the
 
 6. Batches (tradescript_batch) are ordered and not atomic: read every outcome; earlier successes are not rolled back.
 
-7. After a visual change, verify what is rendered with tradescript_snapshot on the chart or widget target, when that tool is available.`;
+7. After a visual change, verify what is rendered with tradescript_snapshot on the chart or widget target, when that tool is available.
+
+8. When a result's meta carries "attachment", pass that value as the attachment argument of every later TradeScript call. It keeps your operation ids and subscriptions yours; without it each call starts a new attachment.`;
 
 /** `prompts/get` for the operator prompt; any other name is a JSON-RPC error. */
 export function getOperatorPrompt(name: string): GetPromptResult {
   if (name !== OPERATOR_PROMPT) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: call prompts/list; the prompt is ${OPERATOR_PROMPT}.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown prompt: call prompts/list; the prompt is ${OPERATOR_PROMPT}.`,
+    );
   }
   return {
     description: operatorPrompt.description,

@@ -28,7 +28,6 @@ describe('progress', () => {
     const seen: Array<[number, number | undefined]> = [];
     const result = await harness.client.callTool(
       { name: 'tradescript_batch', arguments: { sessionId: 's-1', calls: [entry(), entry(), entry()] } },
-      undefined,
       { onprogress: (p) => seen.push([p.progress, p.total]) },
     );
     expect(envelopeOf(result).error).toBeNull();

@@ -2,13 +2,13 @@
  * Forwards the page's progress as MCP `notifications/progress` (SPEC §3) when
  * the request asked for it with `_meta.progressToken`.
  */
-import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 
 /** What a progress forwarder needs from the request. */
 export interface ProgressSource {
   progressToken: string | number | undefined;
-  sendNotification: (notification: ServerNotification) => Promise<void>;
+  sendNotification: (notification: Notification) => Promise<void>;
 }
 
 /** A progress callback for the hub, or undefined when the client asked for none. */

@@ -1,14 +1,11 @@
-import {
-  McpError,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   CATALOG_URI,
   makeError,
   MAX_LISTED_SESSIONS,
   SESSION_CONTEXT_TEMPLATE,
+  HOW_TO_PAIR,
   SESSIONS_URI,
   sessionContextUri,
 } from '../../protocol/index.js';
@@ -50,7 +47,12 @@ describe('resources', () => {
   test('SPEC §3 the catalog resource is the hub catalog', async () => {
     harness = await connectClient();
     const result = await harness.client.readResource({ uri: CATALOG_URI });
-    expect(textOf(result)).toEqual({ controls: [], channels: [] });
+    expect(textOf(result)).toEqual({
+      controls: [],
+      channels: [],
+      truncated: false,
+      total: { controls: 0, channels: 0 },
+    });
     expect(harness.hub.requests).toHaveLength(0);
   });
 
@@ -61,6 +63,17 @@ describe('resources', () => {
     expect(doc['total']).toBe(MAX_LISTED_SESSIONS + 6);
     expect(doc['truncated']).toBe(true);
     expect(doc['sessions']).toHaveLength(MAX_LISTED_SESSIONS);
+  });
+
+  test('SPEC §3 §11 an empty sessions resource tells the agent how the person pairs a terminal', async () => {
+    harness = await connectClient();
+    harness.hub.sessions = [];
+    const empty = textOf(await harness.client.readResource({ uri: SESSIONS_URI })) as Record<string, unknown>;
+    expect(empty).toEqual({ sessions: [], total: 0, truncated: false, howToPair: HOW_TO_PAIR });
+    expect(HOW_TO_PAIR).toContain('npx tradescript-mcp pair');
+    harness.hub.sessions = [sessionSummary('s-1')];
+    const one = textOf(await harness.client.readResource({ uri: SESSIONS_URI })) as Record<string, unknown>;
+    expect(one).not.toHaveProperty('howToPair');
   });
 
   test('SPEC §3 a context resource is the session-target context, read through the hub', async () => {
@@ -82,15 +95,20 @@ describe('resources', () => {
     });
     const error = await harness.client.readResource({ uri: sessionContextUri('gone') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32002);
+    // -32602: the 2026-07-28 revision's "resource not found", on both revisions.
+    expect((error as McpError).code).toBe(-32602);
     expect((error as McpError).message).toContain(SESSIONS_URI);
-    expect((error as McpError).data).toEqual({ code: 'session_not_found', retry: 'after_reread' });
+    expect((error as McpError).data).toEqual({
+      uri: sessionContextUri('gone'),
+      code: 'session_not_found',
+      retry: 'after_reread',
+    });
   });
 
   test('SPEC §3 an unknown resource URI is a JSON-RPC error', async () => {
     harness = await connectClient();
     const error = await harness.client.readResource({ uri: 'tradescript://nope' }).catch((e: unknown) => e);
-    expect((error as McpError).code).toBe(-32002);
+    expect((error as McpError).code).toBe(-32602);
   });
 });
 
@@ -98,7 +116,7 @@ describe('resource notifications', () => {
   test('SPEC §3 a session pairing or closing sends notifications/resources/list_changed', async () => {
     harness = await connectClient();
     let changed = 0;
-    harness.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    harness.client.setNotificationHandler('notifications/resources/list_changed', () => {
       changed += 1;
     });
     harness.hub.emit('sessionsChanged');
@@ -108,7 +126,7 @@ describe('resource notifications', () => {
   test('SPEC §3 subscribers of tradescript://sessions get resources/updated when a summary changes', async () => {
     harness = await connectClient();
     const updated: string[] = [];
-    harness.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    harness.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updated.push(n.params.uri);
     });
     harness.hub.emit('sessionUpdated', 's-1');
@@ -141,7 +159,7 @@ describe('attachment lifecycle', () => {
     const id = harness.hub.attached[0]!.attachmentId;
     let theirs = 0;
     // The transport owner may set its own onclose; ours must still run.
-    harness.server.onclose = () => {
+    harness.server!.onclose = () => {
       theirs += 1;
     };
     await harness.close();

@@ -7,14 +7,16 @@
  * envelope error's `code` and `retry`, and the message names the next step.
  */
 import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import {
   CATALOG_URI,
+  makeError,
+  HOW_TO_PAIR,
   ContextDataSchema,
   jsonByteLength,
   MAX_LISTED_SESSIONS,
@@ -28,10 +30,13 @@ import {
 } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
-import type { Attachment } from './attachment.js';
+import type { AttachmentScope } from './attachmentScope.js';
 
-/** MCP's "resource not found" JSON-RPC code. */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * The JSON-RPC code of an unknown resource: Invalid Params, as the 2026-07-28
+ * revision requires on every revision (clients also accept the older -32002).
+ */
+export const RESOURCE_NOT_FOUND = ProtocolErrorCode.InvalidParams;
 
 const JSON_MIME = 'application/json';
 
@@ -39,7 +44,10 @@ const JSON_MIME = 'application/json';
 export interface ResourceDeps {
   hub: HubPort;
   config: ServerConfig;
-  attachment: Attachment;
+  /** Which attachment a context read goes through. */
+  scope: AttachmentScope;
+  /** The client's name as the hub records it. */
+  clientName: string;
   relayLimits: RelayLimits;
 }
 
@@ -94,35 +102,46 @@ export async function sessionsDocument(hub: HubPort): Promise<SessionsDocument> 
     sessions: all.slice(0, MAX_LISTED_SESSIONS),
     total: all.length,
     truncated: all.length > MAX_LISTED_SESSIONS,
+    ...(all.length === 0 ? { howToPair: HOW_TO_PAIR } : {}),
   };
 }
 
-function contextReadError(error: ErrorObject): McpError {
+function contextReadError(error: ErrorObject, uri: string): ProtocolError {
   const gone = error.code === 'session_not_found' || error.code === 'session_closed';
-  const code = gone ? RESOURCE_NOT_FOUND : ErrorCode.InternalError;
+  const code = gone ? RESOURCE_NOT_FOUND : ProtocolErrorCode.InternalError;
   const next = gone ? 'read tradescript://sessions for the paired sessions.' : 'try tradescript_get_context instead.';
-  return new McpError(code, `Context unavailable (${error.code}): ${next}`, { code: error.code, retry: error.retry });
+  const data = { ...(gone ? { uri } : {}), code: error.code, retry: error.retry };
+  return new ProtocolError(code, `Context unavailable (${error.code}): ${next}`, data);
 }
 
-async function readContext(deps: ResourceDeps, sessionId: string, signal: AbortSignal): Promise<unknown> {
-  const handle = await deps.attachment.ready();
-  const outcome = await deps.hub.request(
-    handle.attachmentId,
-    sessionId,
-    { kind: 'context', target: { scope: 'session' } },
-    { adapter: deps.config.adapter, limits: deps.relayLimits, deadlineMs: deps.config.limits.callDeadlineMs, signal },
-  );
-  if (!outcome.ok) throw contextReadError(outcome.error);
+async function readContext(deps: ResourceDeps, uri: string, sessionId: string, signal: AbortSignal): Promise<unknown> {
+  const read = await deps.scope.forRead(deps.clientName).catch(() => null);
+  if (read === null || 'code' in read) {
+    throw contextReadError(read ?? makeError('internal_error', 'The hub is unreachable.'), uri);
+  }
+  let outcome;
+  try {
+    const handle = await read.attachment.ready();
+    outcome = await deps.hub.request(
+      handle.attachmentId,
+      sessionId,
+      { kind: 'context', target: { scope: 'session' } },
+      { adapter: deps.config.adapter, limits: deps.relayLimits, deadlineMs: deps.config.limits.callDeadlineMs, signal },
+    );
+  } finally {
+    read.release();
+  }
+  if (!outcome.ok) throw contextReadError(outcome.error, uri);
   const context = ContextDataSchema.safeParse(outcome.data);
   if (!context.success) {
-    throw new McpError(
-      ErrorCode.InternalError,
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
       'The terminal sent a context this server cannot read; try again later.',
     );
   }
   if (jsonByteLength(context.data) > deps.config.limits.resultBytes) {
-    throw new McpError(
-      ErrorCode.InternalError,
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
       'This context is larger than the result limit: use tradescript_get_context and tradescript_list_controls on narrower targets.',
     );
   }
@@ -134,12 +153,13 @@ export async function readResource(deps: ResourceDeps, uri: string, signal: Abor
   const json = (value: unknown): ReadResourceResult => ({
     contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value) }],
   });
-  if (uri === CATALOG_URI) return json(await deps.hub.catalog());
+  if (uri === CATALOG_URI) return json(await deps.hub.catalog(deps.config.limits.resultBytes));
   if (uri === SESSIONS_URI) return json(await sessionsDocument(deps.hub));
   const sessionId = parseSessionContextUri(uri);
-  if (sessionId !== null) return json(await readContext(deps, sessionId, signal));
-  throw new McpError(
+  if (sessionId !== null) return json(await readContext(deps, uri, sessionId, signal));
+  throw new ProtocolError(
     RESOURCE_NOT_FOUND,
     'Unknown resource: call resources/list; resources are tradescript://catalog/controls, tradescript://sessions and tradescript://sessions/{sessionId}/context.',
+    { uri },
   );
 }

@@ -13,7 +13,7 @@ const chart = { scope: 'chart', chartId: 'main' } as const;
 const entry = (extra: Record<string, unknown> = {}) => ({
   target: chart,
   controlId: 'chart.setVisibleRange',
-  args: [{ from: 1, to: 2 }],
+  args: [{ startTime: 1, endTime: 2 }],
   expectedRevisions: { viewport: 1 },
   ...extra,
 });

@@ -2,7 +2,7 @@
  * Reads the page's answer (parse, don't cast) and enforces the result limits
  * on the server side of the relay (SPEC §6; the page enforces them first).
  */
-import type { ImageContent } from '@modelcontextprotocol/sdk/types.js';
+import type { ImageContent } from '@modelcontextprotocol/server';
 import {
   batchTool,
   callTool,

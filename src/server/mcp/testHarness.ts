@@ -1,16 +1,21 @@
 /**
- * Test support: a real SDK `Client` wired to the MCP front through an
- * in-memory linked transport pair, with an {@link InMemoryHub} behind it.
+ * Test support: a real SDK `Client` wired to the MCP front, with an
+ * {@link InMemoryHub} behind it: a 2025-11-25 connection through an in-memory
+ * linked transport pair ({@link connectFront}), or a stateless 2026-07-28
+ * client whose requests the SDK's HTTP handler serves in-process
+ * ({@link connectStatelessFront}).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_LIMITS, type ErrorObject, type Meta, type Operation, type ToolName } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import { createLogger } from '../log.js';
+import { fixedKeySource } from './attachmentKey.js';
 import { createMcpServer } from './createMcpServer.js';
+import { createHttpFront, type HttpFront } from './httpFront.js';
+import type { IdleClock } from './statelessAttachments.js';
 import { InMemoryHub } from './testHub.js';
 
 /** A configuration with the product defaults: read + write, every tool, default limits. */
@@ -31,7 +36,8 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 /** A connected client, its server, the hub behind it and every log line. */
 export interface Harness<H extends HubPort = InMemoryHub> {
   client: Client;
-  server: Server;
+  /** The connection's server (a stateless client has one per request: null). */
+  server: Server | null;
   hub: H;
   logs: string[];
   close(): Promise<void>;
@@ -63,9 +69,14 @@ function watchAttach(hub: HubPort): { port: HubPort; attached: Promise<void> } {
       done();
       return handle;
     },
+    resume: async (kept, info) => {
+      const handle = await hub.resume(kept, info);
+      if (handle) done();
+      return handle;
+    },
     detach: (id) => hub.detach(id),
     listSessions: () => hub.listSessions(),
-    catalog: () => hub.catalog(),
+    catalog: (maxBytes) => hub.catalog(maxBytes),
     request: (...args) => hub.request(...args),
     on: (event, listener) => hub.on(event, listener),
   };
@@ -95,6 +106,72 @@ export async function connectFront<H extends HubPort>(hub: H, options: HarnessOp
   await attached;
   await client.listTools();
   return { client, server, hub, logs, close: () => client.close() };
+}
+
+/** Options of {@link connectStatelessFront}. */
+export interface StatelessHarnessOptions extends HarnessOptions {
+  /** Share one front (its attachments and key) between several clients. */
+  front?: HttpFront;
+  clock?: IdleClock;
+}
+
+/** A stateless 2026-07-28 client, the front and the handler serving it. */
+export interface StatelessHarness<H extends HubPort = InMemoryHub> extends Harness<H> {
+  front: HttpFront;
+  handler: McpHttpHandler;
+}
+
+/** The HTTP front of `hub` as `/mcp` builds it, with a fixed in-memory key. */
+export function statelessFront(
+  hub: HubPort,
+  options: StatelessHarnessOptions = {},
+): { front: HttpFront; logs: string[] } {
+  const logs: string[] = [];
+  const front = createHttpFront({
+    hub,
+    config: testConfig(options.config),
+    logger: createLogger('debug', (line) => logs.push(line)),
+    serverVersion: '0.0.0-test',
+    keySource: fixedKeySource(),
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return { front, logs };
+}
+
+/**
+ * A real client negotiating 2026-07-28 with the SDK's HTTP handler serving
+ * `hub`'s front in-process (no socket: the handler's fetch is the transport's).
+ */
+export async function connectStatelessFront<H extends HubPort>(
+  hub: H,
+  options: StatelessHarnessOptions = {},
+): Promise<StatelessHarness<H>> {
+  const made = options.front ? { front: options.front, logs: [] as string[] } : statelessFront(hub, options);
+  const handler = createMcpHandler(() => made.front.request(''), { legacy: 'reject' });
+  const unpublish = made.front.publishTo(handler.notify);
+  const transport = new StreamableHTTPClientTransport(new URL('http://stateless.test/mcp'), {
+    fetch: (url, init) => handler.fetch(new Request(url, init)),
+  });
+  const client = new Client(
+    { name: options.clientName ?? 'vitest-stateless', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(transport);
+  await client.listTools();
+  return {
+    client,
+    server: null,
+    hub,
+    logs: made.logs,
+    front: made.front,
+    handler,
+    close: async () => {
+      unpublish();
+      await client.close();
+      await handler.close();
+    },
+  };
 }
 
 /** {@link connectFront} on a fresh {@link InMemoryHub}. */

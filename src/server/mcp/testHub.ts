@@ -7,6 +7,7 @@ import {
   sessionContextUri,
   type CallReceipt,
   type CatalogDocument,
+  type CatalogResource,
   type ContextData,
   type Operation,
   type RelayCall,
@@ -184,17 +185,33 @@ export class InMemoryHub implements HubPort {
     sessionsChanged: new Set(),
     sessionUpdated: new Set(),
     attachmentEnded: new Set(),
+    attachmentDetached: new Set(),
   };
 
   attach(info: AttachmentInfo): Promise<AttachmentHandle> {
     this.next += 1;
     const handle = { attachmentId: `att-${this.next}-0000aaaa`, namespace: `ns-${this.next}` };
     this.attached.push({ ...handle, ...info });
+    this.live.add(handle.attachmentId);
     return Promise.resolve(handle);
   }
 
+  /** Resumes a kept attachment unless it is attached now or the person ended it (what the real hub refuses). */
+  resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
+    if (this.live.has(kept.attachmentId) || this.endedByPerson.has(kept.attachmentId)) return Promise.resolve(null);
+    this.live.add(kept.attachmentId);
+    this.attached.push({ ...kept, ...info });
+    return Promise.resolve({ ...kept });
+  }
+
+  /** Ids attached now. */
+  readonly live = new Set<string>();
+  /** Ids the person ended (the real hub never resumes them). */
+  readonly endedByPerson = new Set<string>();
+
   detach(attachmentId: string): Promise<void> {
     this.detached.push(attachmentId);
+    this.live.delete(attachmentId);
     return Promise.resolve();
   }
 
@@ -202,8 +219,10 @@ export class InMemoryHub implements HubPort {
     return Promise.resolve(this.sessions);
   }
 
-  catalog(): Promise<CatalogDocument> {
-    return Promise.resolve(this.catalogDocument);
+  catalog(): Promise<CatalogResource> {
+    const { controls, channels } = this.catalogDocument;
+    const total = { controls: controls.length, channels: channels.length };
+    return Promise.resolve({ controls, channels, truncated: false, total });
   }
 
   async request(attachmentId: string, sessionId: string, op: Operation, options: HubRequestOptions) {

@@ -1,5 +1,6 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { afterEach, describe, expect, test } from 'vitest';
+import { untypedObjectUnions } from '../../protocol/index.js';
 import { connectClient, envelopeOf, type Harness } from './testHarness.js';
 
 let harness: Harness | undefined;
@@ -112,5 +113,15 @@ describe('tools/list', () => {
     expect(validate(failure).valid).toBe(true);
     expect(validate({ ...failure, error: { ...failure.error, code: 'not_a_code' } }).valid).toBe(false);
     expect(validate({ ...success, extra: 1 }).valid).toBe(false);
+  });
+
+  test('SPEC §3 every union of objects in every input schema also says "type": "object" (third-party clients)', async () => {
+    harness = await connectClient();
+    const { tools } = await harness.client.listTools();
+    for (const tool of tools) expect(untypedObjectUnions(tool.inputSchema), tool.name).toEqual([]);
+    const call = tools.find((t) => t.name === 'tradescript_call')!.inputSchema as {
+      properties: Record<string, { type?: string; oneOf?: unknown[] }>;
+    };
+    expect(call.properties['target']).toMatchObject({ type: 'object', oneOf: expect.any(Array) });
   });
 });

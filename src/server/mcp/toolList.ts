@@ -3,9 +3,16 @@
  * (SPEC §3, §5): shapes come from `TOOLS` in src/protocol, JSON Schemas are
  * derived from the zod schemas, never written here.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { envelopeSchema, TOOLS, type ToolName } from '../../protocol/index.js';
+import {
+  AttachmentHandleSchema,
+  ATTACHMENT_ARGUMENT,
+  envelopeSchema,
+  TOOLS,
+  withObjectUnionTypes,
+  type ToolName,
+} from '../../protocol/index.js';
 
 /** One tool definition from src/protocol. */
 export type ToolDefinition = (typeof TOOLS)[number];
@@ -38,13 +45,16 @@ export function isToolAllowed(allowlist: readonly ToolName[] | null, name: ToolN
   return allowlist.includes(name);
 }
 
-/** A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on top. */
+/**
+ * A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on
+ * top, and third-party clients on every union of objects (withObjectUnionTypes).
+ */
 function objectJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   if (json['type'] !== 'object') {
     throw new Error(`The ${io} schema of ${toolName} is not an object schema; fix it in src/protocol/tools.`);
   }
-  return json as Tool['inputSchema'];
+  return withObjectUnionTypes(json) as Tool['inputSchema'];
 }
 
 const published = new Map<ToolName, Tool>();
@@ -70,7 +80,35 @@ function deriveTool(tool: ToolDefinition): Tool {
   };
 }
 
-/** Every published tool a client may see: served, and allowed by the allowlist, in `TOOLS` order. */
-export function listedTools(served: ReadonlySet<ToolName>, allowlist: readonly ToolName[] | null): Tool[] {
-  return TOOLS.filter((tool) => served.has(tool.name) && isToolAllowed(allowlist, tool.name)).map(publishTool);
+const withHandle = new Map<ToolName, Tool>();
+
+/**
+ * The entry a stateless HTTP client sees: the same tool with the optional
+ * `attachment` argument (docs/protocolRevisions.md), derived from the protocol's schema.
+ */
+export function publishStatelessTool(tool: ToolDefinition): Tool {
+  const cached = withHandle.get(tool.name);
+  if (cached) return cached;
+  const base = publishTool(tool);
+  const { $schema: _ignored, ...handle } = z.toJSONSchema(AttachmentHandleSchema) as Record<string, unknown>;
+  const properties = { ...(base.inputSchema.properties ?? {}), [ATTACHMENT_ARGUMENT]: handle } as NonNullable<
+    Tool['inputSchema']['properties']
+  >;
+  const entry: Tool = { ...base, inputSchema: { ...base.inputSchema, properties } };
+  withHandle.set(tool.name, entry);
+  return entry;
+}
+
+/**
+ * Every published tool a client may see: served, and allowed by the
+ * allowlist, in `TOOLS` order; with the `attachment` argument for stateless clients.
+ */
+export function listedTools(
+  served: ReadonlySet<ToolName>,
+  allowlist: readonly ToolName[] | null,
+  takesHandle = false,
+): Tool[] {
+  return TOOLS.filter((tool) => served.has(tool.name) && isToolAllowed(allowlist, tool.name)).map(
+    takesHandle ? publishStatelessTool : publishTool,
+  );
 }

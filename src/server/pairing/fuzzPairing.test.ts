@@ -2,8 +2,9 @@
  * Hostile pairing (SPEC §9): guessed, expired and reused codes and forged
  * credentials, presented in `hello` frames to the real hub with real pairing
  * (a temporary home, an injected clock). Every one is refused with 4401 and a
- * reason that names the next step; a guess never uses up or locks the live
- * code; nothing presented reaches the log.
+ * reason that names the next step; the 20th wrong code within a minute burns
+ * every outstanding code and the count is logged; nothing presented reaches
+ * the log.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +23,10 @@ const PAGE_ORIGIN = 'http://127.0.0.1:7392';
 function setup() {
   let now = 1_000_000;
   const lines: string[] = [];
-  const pairing = new Pairing({ home: join(mkdtempSync(join(tmpdir(), 'tsmcp-hostile-')), 'home'), now: () => now });
-  const hub = new Hub({ auth: pairing, logger: createLogger('debug', (l) => lines.push(l)), serverVersion: 't' });
+  const logger = createLogger('debug', (l) => lines.push(l));
+  const home = join(mkdtempSync(join(tmpdir(), 'tsmcp-hostile-')), 'home');
+  const pairing = new Pairing({ home, now: () => now, logger });
+  const hub = new Hub({ auth: pairing, logger, serverVersion: 't' });
   return { pairing, hub, lines, advance: (ms: number) => (now += ms) };
 }
 
@@ -47,7 +50,7 @@ const guess = fc
   .map((chars) => `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`);
 
 describe('SPEC §9 pairing codes under attack', () => {
-  it('SPEC §9 hundreds of guessed codes are each refused with 4401; the live code still pairs afterwards', async () => {
+  it('SPEC §9 hundreds of guessed codes are each refused with 4401; they burn the live code, never reach the log', async () => {
     const { pairing, hub, lines } = setup();
     const { code } = pairing.issueCode('write');
     let refused = 0;
@@ -69,10 +72,44 @@ describe('SPEC §9 pairing codes under attack', () => {
       { numRuns: 300 },
     );
     expect(refused).toBe(300);
-    // No rate limiting exists (see docs/security.md): guesses are only refused, and the live code is unharmed.
-    const paired = await hello(hub, { kind: 'pair', code });
+    // Guessing burned the code the person was about to use: they run `pair` again.
+    expect(await hello(hub, { kind: 'pair', code })).toEqual({
+      closed: { code: CLOSE_CODES.unauthorized, reason: CODE_REFUSED },
+    });
+    const fresh = pairing.issueCode('write').code;
+    const paired = await hello(hub, { kind: 'pair', code: fresh });
     expect('welcome' in paired && paired.welcome.credential?.hostId).toBeTruthy();
-    expect(lines.join('\n')).not.toContain(code);
+    const log = lines.join('\n');
+    expect(log).not.toContain(code);
+    expect(log).not.toContain(fresh);
+    expect(log).toMatch(/pairing codes burned after wrong codes.*wrongCodes=20/);
+    hub.close();
+  });
+
+  it('SPEC §9 the 20th wrong code within a minute burns every outstanding code; 19, or 20 spread over more than a minute, burn nothing', async () => {
+    const { pairing, hub, lines, advance } = setup();
+    const wrong = (i: number) => hello(hub, { kind: 'pair', code: `QZX${i}` });
+    const kept = pairing.issueCode('write').code;
+    for (let i = 0; i < 19; i += 1) await wrong(i);
+    advance(60_001);
+    for (let i = 0; i < 19; i += 1) await wrong(i);
+    expect(pairing.codes.size).toBe(1);
+    const first = await hello(hub, { kind: 'pair', code: kept });
+    expect('welcome' in first).toBe(true);
+    const outstanding = [
+      pairing.issueCode('write').code,
+      pairing.issueCode('trade').code,
+      pairing.issueCode('read').code,
+    ];
+    await wrong(99);
+    expect(pairing.codes.size).toBe(0);
+    for (const code of outstanding) {
+      expect(await hello(hub, { kind: 'pair', code })).toEqual({
+        closed: { code: CLOSE_CODES.unauthorized, reason: CODE_REFUSED },
+      });
+    }
+    expect(lines.filter((l) => l.includes('pairing codes burned'))).toHaveLength(1);
+    expect(lines.join('\n')).toMatch(/wrongCodes=20 windowMs=60000 burned=3/);
     hub.close();
   });
 

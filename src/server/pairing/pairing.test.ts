@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CredentialStore } from './credentialStore.js';
 import { CODE_REFUSED, CREDENTIAL_REFUSED, Pairing } from './pairing.js';
 import { CODE_ALPHABET, PairingCodes } from './pairingCodes.js';
+import { secureDirectory, writeSecureFile } from './secureFile.js';
 
 const home = () => join(mkdtempSync(join(tmpdir(), 'tsmcp-pair-')), 'home');
 const page = { origin: 'http://127.0.0.1:7392', hostKind: 'page' as const };
@@ -87,6 +88,18 @@ describe('credentials (SPEC §9)', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(verdict.credential.secret);
     const restarted = new CredentialStore(dir);
     expect(restarted.verify(verdict.credential, page.origin)).toBe(true);
+  });
+
+  it('SPEC §9 an existing home folder with a looser mode is tightened to 0700; a tight one is left alone', () => {
+    const dir = home();
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    expect(secureDirectory(dir)).toBe(0o755);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(secureDirectory(dir)).toBeNull();
+    chmodSync(dir, 0o777);
+    writeSecureFile(join(dir, 'x.json'), '{}');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it('revokes by host id, persistently', () => {

@@ -6,7 +6,8 @@
 import type { Grant } from '../../protocol/index.js';
 import type { HelloVerdict, RelayAuthenticator } from '../relay/connection.js';
 import { CredentialStore } from './credentialStore.js';
-import { PairingCodes, type IssuedCode } from './pairingCodes.js';
+import type { Logger } from '../log.js';
+import { GUESS_WINDOW_MS, PairingCodes, type IssuedCode } from './pairingCodes.js';
 
 /** What the page shows when a code does not work. */
 export const CODE_REFUSED = 'pairing code expired or used; run `npx tradescript-mcp pair` for a fresh link';
@@ -21,15 +22,24 @@ export interface PairingOptions {
   now?: () => number;
   /** Code lifetime; defaults to SPEC §9's two minutes. */
   codeTtlMs?: number;
+  /** Where a burn of the outstanding codes is logged (counts only, never a code). */
+  logger?: Logger;
 }
 
 /** Codes and credentials of one server. */
 export class Pairing implements RelayAuthenticator {
   readonly codes: PairingCodes;
   readonly store: CredentialStore;
+  readonly codeRefused = CODE_REFUSED;
 
   constructor(options: PairingOptions) {
-    this.codes = new PairingCodes(options.now, options.codeTtlMs);
+    this.codes = new PairingCodes(options.now, options.codeTtlMs, (wrongCodes, burned) =>
+      options.logger?.warn('pairing codes burned after wrong codes; run `tradescript-mcp pair` for a fresh link', {
+        wrongCodes,
+        windowMs: GUESS_WINDOW_MS,
+        burned,
+      }),
+    );
     this.store = new CredentialStore(options.home, options.now);
   }
 
@@ -41,6 +51,11 @@ export class Pairing implements RelayAuthenticator {
   /** Revokes a host's credential. */
   revoke(hostId: string): boolean {
     return this.store.revoke(hostId);
+  }
+
+  /** Spends a code offered by a paired tab: the grant its link proposes, or null. Creates no credential. */
+  proposal(code: string): Grant | null {
+    return this.codes.redeem(code);
   }
 
   authenticate(...[auth, peer]: Parameters<RelayAuthenticator['authenticate']>): HelloVerdict {

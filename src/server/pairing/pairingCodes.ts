@@ -3,6 +3,8 @@
  * characters, crypto-random, expiring after two minutes or on first use. Each
  * code is bound to the grant its link proposes. Only hashes are kept, and a
  * presented code is compared against every live one in constant time.
+ * Guessing is bounded: the 20th wrong code within a minute burns every
+ * outstanding code (the person runs `pair` again).
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { RELAY_TIMING, type Grant } from '../../protocol/index.js';
@@ -11,6 +13,13 @@ import { RELAY_TIMING, type Grant } from '../../protocol/index.js';
 export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTWXYZ';
 const CODE_LENGTH = 8;
 const MAX_LIVE_CODES = 32;
+/** Wrong codes within {@link GUESS_WINDOW_MS} that burn every outstanding code. */
+export const MAX_WRONG_CODES = 20;
+/** The window wrong codes are counted in. */
+export const GUESS_WINDOW_MS = 60_000;
+
+/** Told when guessing burned the outstanding codes: how many wrong codes, how many codes burned. */
+export type BurnListener = (wrongCodes: number, burned: number) => void;
 
 /** A freshly issued code. */
 export interface IssuedCode {
@@ -38,10 +47,13 @@ function hashCode(code: string): Buffer {
 /** The live pairing codes of one server. */
 export class PairingCodes {
   private live: LiveCode[] = [];
+  /** When each recent wrong code came (epoch ms), oldest first. */
+  private wrong: number[] = [];
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly ttlMs: number = RELAY_TIMING.pairCodeTtlMs,
+    private readonly onBurn: BurnListener = () => undefined,
   ) {}
 
   /** Issues a new code proposing `grant`. */
@@ -65,9 +77,22 @@ export class PairingCodes {
       if (timingSafeEqual(presented, entry.hash) && hit === null) hit = entry;
     }
     this.prune();
-    if (!hit || hit.expiresAt <= this.now()) return null;
+    if (!hit || hit.expiresAt <= this.now()) return this.wrongCode();
     this.live = this.live.filter((e) => e !== hit);
     return hit.grant;
+  }
+
+  /** Counts a wrong code; the {@link MAX_WRONG_CODES}th within a minute burns every outstanding code. */
+  private wrongCode(): null {
+    const now = this.now();
+    this.wrong = this.wrong.filter((at) => at > now - GUESS_WINDOW_MS);
+    this.wrong.push(now);
+    if (this.wrong.length < MAX_WRONG_CODES) return null;
+    const burned = this.live.length;
+    this.live = [];
+    this.wrong = [];
+    this.onBurn(MAX_WRONG_CODES, burned);
+    return null;
   }
 
   /** Codes still usable. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES, DEFAULT_LIMITS } from '../../protocol/index.js';
+import { CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import { Hub, type HubTiming } from '../hub/hub.js';
 import { openScriptedTab, TEST_CATALOG, TEST_SECRET, testAuthenticator } from '../hub/scriptedTab.js';
 import { createLogger } from '../log.js';
@@ -57,7 +57,7 @@ describe('relay frames (SPEC §9)', () => {
     });
     const tab = await openScriptedTab(hub);
     const { attachmentId } = await hub.attach({ clientName: 'c', transport: 'stdio' });
-    const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+    const limits = relayLimitsOf(DEFAULT_LIMITS);
     const answer = hub.request(
       attachmentId,
       tab.sessionId,

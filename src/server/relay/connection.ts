@@ -60,10 +60,18 @@ export interface HelloPeer {
  */
 export interface RelayAuthenticator {
   authenticate(auth: HelloAuth, peer: HelloPeer): HelloVerdict | Promise<HelloVerdict>;
+  /**
+   * Spends a pairing code offered by a tab already paired, for the grant its
+   * link proposes (the tab asks the person); null when expired or used. In
+   * cluster mode the code must be one its principal asked for.
+   */
+  proposal?(code: string, peer: HelloPeer): Grant | null | Promise<Grant | null>;
+  /** What the page shows when an offered code does not work. */
+  readonly codeRefused?: string;
 }
 
-/** A frame the hub handles (everything after hello but the heartbeat). */
-export type HubFrame = Exclude<BrowserFrame, { t: 'hello' | 'ping' | 'pong' }>;
+/** A frame the hub handles (everything after hello but the heartbeat and pairing offers). */
+export type HubFrame = Exclude<BrowserFrame, { t: 'hello' | 'ping' | 'pong' | 'pair.offer' }>;
 
 /** Where a connection's frames (after hello) and its end go. */
 export interface ConnectionSink {
@@ -77,6 +85,8 @@ export interface ConnectionOptions {
   sink: ConnectionSink;
   logger: Logger;
   serverVersion: string;
+  /** Whether this server was started with `--enable-trading`; the welcome tells the page. */
+  tradingEnabled?: boolean;
   timing?: Partial<RelayTiming>;
   maxFrameBytes?: number;
 }
@@ -171,6 +181,7 @@ export class RelayConnection {
       return frame.t === 'hello' ? this.hello(frame) : this.fail(CLOSE_CODES.malformed, 'expected hello', 'not-hello');
     if (frame.t === 'hello') return this.fail(CLOSE_CODES.malformed, 'unexpected hello', 'second-hello');
     if (this.state === 'authenticating') return this.fail(CLOSE_CODES.malformed, 'expected welcome', 'before-welcome');
+    if (frame.t === 'pair.offer') return this.pairOffer(frame);
     this.options.sink.frame(this, frame);
   }
 
@@ -179,15 +190,19 @@ export class RelayConnection {
     if (hostKind === 'extension' && !EXTENSION_ORIGIN.test(this.peer.origin)) {
       return this.fail(CLOSE_CODES.forbidden, 'extension hello from a page origin', 'kind-origin');
     }
-    const peer: HelloPeer = { origin: this.peer.origin, hostKind };
-    if (this.peer.principal !== undefined) peer.principal = this.peer.principal;
-    const verdict = this.options.auth.authenticate(frame.auth, peer);
+    const verdict = this.options.auth.authenticate(frame.auth, this.helloPeer(hostKind));
     if (!(verdict instanceof Promise)) return this.welcome(frame, verdict);
     this.state = 'authenticating';
     verdict.then(
       (answer) => this.welcome(frame, answer),
       () => this.fail(CLOSE_CODES.serverShutdown, 'pairing store unavailable; reconnecting', 'auth-unavailable'),
     );
+  }
+
+  private helloPeer(hostKind: HostIdentity['hostKind']): HelloPeer {
+    const peer: HelloPeer = { origin: this.peer.origin, hostKind };
+    if (this.peer.principal !== undefined) peer.principal = this.peer.principal;
+    return peer;
   }
 
   private welcome(frame: Extract<BrowserFrame, { t: 'hello' }>, verdict: HelloVerdict): void {
@@ -204,6 +219,7 @@ export class RelayConnection {
       ...(verdict.grant ? { grant: verdict.grant } : {}),
       heartbeatMs: this.timing.heartbeatMs,
       serverVersion: this.options.serverVersion,
+      tradingEnabled: this.options.tradingEnabled ?? false,
     });
     const beat = setInterval(() => this.send({ t: 'ping', n: ++this.pingCount }), this.timing.heartbeatMs);
     beat.unref();
@@ -213,6 +229,31 @@ export class RelayConnection {
       hostId: verdict.hostId,
       kind: hostKind,
       relay: RELAY_VERSION,
+    });
+  }
+
+  /** A pairing link opened in this paired tab: the code's proposed grant, for the person to accept or decline. */
+  private pairOffer(frame: Extract<BrowserFrame, { t: 'pair.offer' }>): void {
+    const proposal = this.options.auth.proposal?.(frame.code, this.helloPeer(this.host?.hostKind ?? 'page')) ?? null;
+    if (!(proposal instanceof Promise)) return this.answerOffer(frame.ref, proposal);
+    proposal.then(
+      (grant) => this.answerOffer(frame.ref, grant),
+      () => this.answerOffer(frame.ref, null),
+    );
+  }
+
+  private answerOffer(ref: string, grant: Grant | null): void {
+    if (this.state === 'closed') return;
+    this.options.logger.info('pairing link opened in a paired tab', {
+      conn: this.id,
+      hostId: this.host?.hostId,
+      proposed: grant ?? 'refused',
+    });
+    this.send({
+      t: 'pair.proposal',
+      ref,
+      grant,
+      ...(grant === null ? { message: this.options.auth.codeRefused ?? 'pairing code expired or used' } : {}),
     });
   }
 

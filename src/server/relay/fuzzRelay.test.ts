@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BrowserFrameSchema, CLOSE_CODES, DEFAULT_LIMITS } from '../../protocol/index.js';
+import { BrowserFrameSchema, CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import { mutate, mutationArbitrary } from '../../testSupport/mutations.js';
 import { arbitraryFor, MARKER_PATTERN, type JsonSchema } from '../../testSupport/schemaArbitrary.js';
 import { Hub } from '../hub/hub.js';
@@ -17,7 +17,7 @@ import { createLogger } from '../log.js';
 
 const RELAY_CLOSE_CODES = new Set<number>(Object.values(CLOSE_CODES));
 const FRAME_SCHEMA = z.toJSONSchema(BrowserFrameSchema, { io: 'input' }) as JsonSchema;
-const { requestBytes: _r, callDeadlineMs: _d, ...limits } = DEFAULT_LIMITS;
+const limits = relayLimitsOf(DEFAULT_LIMITS);
 
 const lines: string[] = [];
 let hub: Hub;
@@ -25,7 +25,13 @@ let honest: ScriptedTab;
 const stats = { frames: 0, closed: 0, kept: 0 };
 
 beforeAll(async () => {
-  hub = new Hub({ auth: testAuthenticator(), logger: createLogger('debug', (l) => lines.push(l)), serverVersion: 't' });
+  // Every hostile tab is h_hostile's; with no reload window, its tabs gone make room for the next (SPEC §2).
+  hub = new Hub({
+    auth: testAuthenticator(),
+    logger: createLogger('debug', (l) => lines.push(l)),
+    serverVersion: 't',
+    timing: { reloadWindowMs: 0 },
+  });
   honest = await openScriptedTab(hub, { hostId: 'h_honest' });
 });
 

@@ -1,7 +1,11 @@
 /**
  * The relay's WebSocket endpoint (SPEC §9): `ws` in noServer mode on the HTTP
  * server's `upgrade` for `/relay`. `Origin`, `Host` and (with --token-file) the
- * bearer token are checked before the upgrade; a refusal is a plain HTTP 403.
+ * bearer token are checked before the upgrade; a refusal is a plain HTTP 403,
+ * except a well-formed origin that is not on the allowlist: browsers hide a
+ * refused upgrade's status from the page, so that socket is accepted and at
+ * once closed with `originNotAllowed` and the flag that admits the origin. It
+ * never reaches the hub: it gets no frame but the close, and nothing it sends is read.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -79,6 +83,11 @@ export function closeReason(reason: string): string {
   return cut;
 }
 
+/** The close reason a refused origin gets (the page composes its own message from the close code). */
+export function originRefusal(origin: string): string {
+  return `this origin is not allowed: start the server with --allowed-origin ${origin}`;
+}
+
 /** Adapts a `ws` socket to the hub's {@link RelaySocket}. */
 export function adaptWebSocket(ws: WebSocket): RelaySocket {
   const socket: RelaySocket = {
@@ -99,23 +108,27 @@ export function adaptWebSocket(ws: WebSocket): RelaySocket {
   return socket;
 }
 
+/** How long a refused origin's socket may take to finish the closing handshake. */
+const REFUSED_CLOSE_MS = 2_000;
+
+type UpgradeVerdict =
+  | { ok: true; peer: RelayPeer }
+  | { ok: false; reason: 'host' | 'origin' | 'token' | 'principal'; origin: string | null };
+
 /** Host, Origin and token checks of one upgrade; the peer (origin, principal) when they pass. */
-function checkUpgrade(
-  req: IncomingMessage,
-  options: RelayUpgradeOptions,
-): { ok: true; peer: RelayPeer } | { ok: false; reason: 'host' | 'origin' | 'token' | 'principal' } {
+function checkUpgrade(req: IncomingMessage, options: RelayUpgradeOptions): UpgradeVerdict {
   const hostOk = options.hostAllowed
     ? options.hostAllowed(req.headers.host)
     : hostMatches(req.headers.host, options.bound());
-  if (!hostOk) return { ok: false, reason: 'host' };
+  if (!hostOk) return { ok: false, reason: 'host', origin: null };
   const origin = req.headers.origin === undefined ? null : normalizeOrigin(req.headers.origin);
-  if (origin === null || !options.originAllowed(origin)) return { ok: false, reason: 'origin' };
+  if (origin === null || !options.originAllowed(origin)) return { ok: false, reason: 'origin', origin };
   if (options.principalOf) {
     const token = bearerOf(req.headers.authorization) ?? offeredBearer(req);
     const principal = token === null ? null : options.principalOf(token);
-    return principal === null ? { ok: false, reason: 'principal' } : { ok: true, peer: { origin, principal } };
+    return principal === null ? { ok: false, reason: 'principal', origin } : { ok: true, peer: { origin, principal } };
   }
-  if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) return { ok: false, reason: 'token' };
+  if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) return { ok: false, reason: 'token', origin };
   return { ok: true, peer: { origin } };
 }
 
@@ -134,6 +147,14 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
       (ws) => options.hub.connect(adaptWebSocket(ws), peer),
       () => logger.error('cannot load the WebSocket server'),
     );
+  const refuseOrigin = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) =>
+    server.upgrade(req, socket, head, (ws) => {
+      ws.on('error', () => undefined);
+      const hangUp = setTimeout(() => ws.terminate(), REFUSED_CLOSE_MS);
+      hangUp.unref();
+      ws.once('close', () => clearTimeout(hangUp));
+      ws.close(CLOSE_CODES.originNotAllowed, closeReason(originRefusal(origin)));
+    });
   return {
     warm: () => server.warm(),
     handle(req, socket, head) {
@@ -141,8 +162,18 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
       if (path !== '/relay') return refuse(socket, 404, 'not found');
       const verdict = checkUpgrade(req, options);
       if (!verdict.ok) {
-        logger.warn('relay upgrade refused', { reason: verdict.reason });
+        // Origins are not secrets (SPEC §9); only a well-formed one is echoed, never raw header text.
+        logger.warn('relay upgrade refused', {
+          reason: verdict.reason,
+          origin: verdict.origin ?? undefined,
+          ...(verdict.reason === 'origin' && verdict.origin !== null
+            ? { admit: `--allowed-origin ${verdict.origin}` }
+            : {}),
+        });
         if (verdict.reason === 'principal') return refuse(socket, 401, 'a valid bearer token is required');
+        if (verdict.reason === 'origin' && verdict.origin !== null) {
+          return refuseOrigin(req, socket, head, verdict.origin);
+        }
         return refuse(socket, 403, 'forbidden');
       }
       accept(req, socket, head, verdict.peer);

@@ -5,6 +5,7 @@
  */
 import {
   DEFAULT_LIMITS,
+  relayLimitsOf,
   type ContextData,
   type Operation,
   type Revisions,
@@ -20,7 +21,7 @@ export const SESSION: Target = { scope: 'session' };
 /** The ladder widget. */
 export const LADDER: Target = LADDER_TARGET;
 
-const { requestBytes: _bytes, callDeadlineMs: _deadline, ...LIMITS } = DEFAULT_LIMITS;
+const LIMITS = relayLimitsOf(DEFAULT_LIMITS);
 let requests = 0;
 
 /** What one call may add. */

@@ -1,0 +1,68 @@
+/**
+ * The {@link HubPort} MCP gets before this process has taken its role
+ * (`startServer.ts`): calls wait until the role's hub is known, event
+ * listeners are kept and hear that hub's events from then on. It lets MCP
+ * start first, so a probe (`stdinWatch.ts`) is answered without a hub.
+ */
+import type { CatalogResource, Operation, SessionSummary } from '../../protocol/index.js';
+import { HubEmitter } from '../hub/emitter.js';
+import type {
+  AttachmentHandle,
+  AttachmentInfo,
+  HubEvents,
+  HubOutcome,
+  HubPort,
+  HubRequestOptions,
+} from '../hub/hubPort.js';
+
+/** A hub port whose hub comes later. */
+export class DeferredHubPort implements HubPort {
+  private readonly events = new HubEmitter();
+  private resolveHub: (hub: HubPort) => void = () => undefined;
+  private readonly hub: Promise<HubPort>;
+
+  constructor() {
+    this.hub = new Promise((resolve) => (this.resolveHub = resolve));
+  }
+
+  /** The role's hub: waiting calls go on, listeners hear its events. */
+  use(hub: HubPort): void {
+    hub.on('sessionsChanged', () => this.events.emit('sessionsChanged'));
+    hub.on('sessionUpdated', (sessionId) => this.events.emit('sessionUpdated', sessionId));
+    hub.on('attachmentEnded', (attachmentId) => this.events.emit('attachmentEnded', attachmentId));
+    this.resolveHub(hub);
+  }
+
+  async attach(info: AttachmentInfo): Promise<AttachmentHandle> {
+    return (await this.hub).attach(info);
+  }
+
+  async resume(kept: AttachmentHandle, info: AttachmentInfo): Promise<AttachmentHandle | null> {
+    return (await this.hub).resume(kept, info);
+  }
+
+  async detach(attachmentId: string): Promise<void> {
+    return (await this.hub).detach(attachmentId);
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    return (await this.hub).listSessions();
+  }
+
+  async catalog(maxBytes: number): Promise<CatalogResource> {
+    return (await this.hub).catalog(maxBytes);
+  }
+
+  async request(
+    attachmentId: string,
+    sessionId: string,
+    op: Operation,
+    options: HubRequestOptions,
+  ): Promise<HubOutcome> {
+    return (await this.hub).request(attachmentId, sessionId, op, options);
+  }
+
+  on<E extends keyof HubEvents>(event: E, listener: HubEvents[E]): () => void {
+    return this.events.on(event, listener);
+  }
+}
