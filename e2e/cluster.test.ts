@@ -20,6 +20,8 @@ import {
   type SessionsDocument,
 } from '../src/protocol/index.js';
 import { startClusterProxy, type ClusterProxy } from '../src/testSupport/clusterProxy.js';
+import { connectModernClient } from '../src/testSupport/modernClient.js';
+import { nodeRotation, type NodeRotation } from '../src/testSupport/nodeRotation.js';
 import { startTestRedis, type TestRedis } from '../src/testSupport/redisServer.js';
 import { serveClusterPage, type ServedClusterPage } from './fixtures/cluster/servePage.js';
 import { extensionIdOf } from './fixtures/extension/extensionId.js';
@@ -126,6 +128,16 @@ async function sessionsOf(c: Client): Promise<SessionsDocument> {
 
 const errorOf = (envelope: { error?: ErrorObject | null }): string | null => envelope.error?.code ?? null;
 
+/** A 2026-07-28 client of `principal` whose requests go to the nodes in turn (no sticky routing). */
+async function statelessClient(principal: Principal): Promise<{ client: Client; rotation: NodeRotation }> {
+  const rotation = nodeRotation(nodes.map((n) => n.ready.mcpUrl ?? ''));
+  const client = await connectModernClient(TOKENS[principal], rotation, `${principal}-stateless`);
+  clients.push(client);
+  return { client, rotation };
+}
+
+const QUOTES = [{ channelId: 'data.quotes', bindingId: 'q', options: { symbols: ['PAPER:EURUSD'] } }];
+
 beforeAll(async () => {
   redis = await startTestRedis();
   proxy = await startClusterProxy();
@@ -188,8 +200,88 @@ describe('SPEC §14 one terminal, three nodes', () => {
   });
 });
 
+describe('SPEC §13 §14 a stateless 2026-07-28 client across nodes', () => {
+  it('a 2026-07-28 client whose successive requests go to A, B and C in turn keeps its attachment: one id and namespace in the page, a faithful retry through another node returns the recorded receipt, a subscription started on A is polled on C', async () => {
+    const [a, b, c] = nodes as [ServerHandle, ServerHandle, ServerHandle];
+    proxy.targets = [nodePort(a)];
+    const terminal = await openTerminal('alice', await pairCode(a, 'alice'), 'stateless');
+    proxy.targets = nodes.map(nodePort);
+    const { client, rotation } = await statelessClient('alice');
+    const echo = (value: string, attachment?: string) =>
+      callTool<CallReceipt>(client, 'tradescript_call', {
+        sessionId: terminal.sessionId,
+        target: SESSION,
+        controlId: 'desk.echo',
+        args: [value],
+        ...(attachment === undefined ? {} : { attachment }),
+      });
+    const minted = await echo('rr-0');
+    expect(minted.isError).toBe(false);
+    const handle = minted.envelope.meta.attachment ?? '';
+    expect(handle).toMatch(/^ta1\./);
+    const from = rotation.hits.length;
+    for (const value of ['rr-1', 'rr-2', 'rr-3']) {
+      const answer = await echo(value, handle);
+      expect(answer.envelope.data?.result, value).toEqual({ value, tab: 'stateless' });
+      expect(answer.envelope.meta.attachment).toBe(handle);
+    }
+    const book = () =>
+      callTool<CallReceipt>(client, 'tradescript_call', {
+        sessionId: terminal.sessionId,
+        target: SESSION,
+        controlId: 'desk.book',
+        args: ['rr-ticket'],
+        context: { operationId: 'op-rr-ticket' },
+        attachment: handle,
+      });
+    const booked = await book();
+    expect(booked.envelope.data?.result).toEqual({ ref: 'rr-ticket', count: 1 });
+    const bookedOn = rotation.hits.at(-1);
+    // The same request again, through the next node: the page's ledger returns the recorded receipt.
+    const again = await book();
+    expect(rotation.hits.at(-1)).not.toBe(bookedOn);
+    expect(again.envelope.data?.result).toEqual({ ref: 'rr-ticket', count: 1 });
+    expect(again.envelope.data?.operationId).toBe(booked.envelope.data?.operationId);
+    expect(new Set(rotation.hits.slice(from))).toEqual(new Set(nodes.map((n) => n.ready.mcpUrl)));
+    expect(await terminal.page.evaluate(() => window.clusterTest.dispatches())).toEqual({ 'rr-ticket': 1 });
+    const askedBy = await terminal.page.evaluate(() => window.clusterTest.askedBy());
+    const mine = askedBy.filter((x) => x.value.startsWith('rr-'));
+    expect(mine.map((x) => x.value)).toEqual(['rr-0', 'rr-1', 'rr-2', 'rr-3', 'rr-ticket']);
+    expect(new Set(mine.map((x) => `${x.attachmentId} ${x.namespace}`)).size).toBe(1);
+    // The sessions resource, read through any node, lists the attachment once.
+    const listed = (await sessionsOf(client)).sessions.find((x) => x.sessionId === terminal.sessionId);
+    expect(listed?.attachments.filter((x) => x.attachmentId === mine[0]?.attachmentId)).toHaveLength(1);
+    // A subscription started through A is polled through C and stopped through B.
+    rotation.pin(a.ready.mcpUrl ?? '');
+    const started = await callTool<{ subscriptionId: string }>(client, 'tradescript_subscribe', {
+      action: 'start',
+      sessionId: terminal.sessionId,
+      target: SESSION,
+      bindings: QUOTES,
+      attachment: handle,
+    });
+    expect(started.isError).toBe(false);
+    const subscriptionId = started.envelope.data?.subscriptionId ?? '';
+    rotation.pin(c.ready.mcpUrl ?? '');
+    const polled = await callTool(client, 'tradescript_subscribe', {
+      action: 'poll',
+      subscriptionId,
+      attachment: handle,
+    });
+    expect(polled.isError, JSON.stringify(polled.envelope.error)).toBe(false);
+    rotation.pin(b.ready.mcpUrl ?? '');
+    const stopped = await callTool(client, 'tradescript_subscribe', {
+      action: 'stop',
+      subscriptionId,
+      attachment: handle,
+    });
+    expect(stopped.isError).toBe(false);
+    rotation.pin(null);
+  });
+});
+
 describe('SPEC §14 tenants', () => {
-  it('two principals with two terminals never see each other: every tool, resource and subscription id of one is not found for the other', async () => {
+  it('two principals with two terminals never see each other: every tool, resource and subscription id of one is not found for the other, over 2025 sessions and stateless 2026-07-28 clients (a stolen attachment handle is refused on every node)', async () => {
     const [a, b] = nodes as [ServerHandle, ServerHandle];
     const aliceTerminal = await openTerminal('alice', await pairCode(a, 'alice'), 'alice');
     const bobTerminal = await openTerminal('bob', await pairCode(b, 'bob'), 'bob');
@@ -277,6 +369,61 @@ describe('SPEC §14 tenants', () => {
     expect(await aliceTerminal.page.evaluate(() => window.clusterTest.dispatches())).toEqual({});
     const polled = await callTool(alice, 'tradescript_subscribe', { action: 'poll', subscriptionId });
     expect(polled.isError).toBe(false);
+
+    // Stateless 2026-07-28 clients, each request to the next node: Bob holding Alice's stolen handle gets nothing.
+    const aliceStateless = await statelessClient('alice');
+    const mine = await callTool(aliceStateless.client, 'tradescript_call', {
+      sessionId: theirs,
+      target: SESSION,
+      controlId: 'desk.echo',
+      args: ['mine'],
+    });
+    const aliceHandle = mine.envelope.meta.attachment ?? '';
+    expect(aliceHandle).toMatch(/^ta1\./);
+    const statelessStarted = await callTool<{ subscriptionId: string }>(
+      aliceStateless.client,
+      'tradescript_subscribe',
+      {
+        action: 'start',
+        sessionId: theirs,
+        target: SESSION,
+        bindings: QUOTES,
+        attachment: aliceHandle,
+      },
+    );
+    const statelessSubscription = statelessStarted.envelope.data?.subscriptionId ?? '';
+    expect(statelessSubscription).not.toBe('');
+    const readsThen = await aliceTerminal.page.evaluate(() => window.clusterTest.reads());
+    const bobStateless = await statelessClient('bob');
+    for (const [tool, args] of attempts) {
+      const stolen = await callTool(bobStateless.client, tool, { ...args, attachment: aliceHandle });
+      expect(errorOf(stolen.envelope), `${tool} with her handle`).toBe('invalid_input');
+      expect(stolen.envelope.error?.validation_errors.map((v) => v.path)).toEqual([['attachment']]);
+      expect(JSON.stringify(stolen.envelope)).not.toContain(aliceHandle);
+      const own = await callTool(bobStateless.client, tool, args);
+      expect(errorOf(own.envelope), `${tool} with his own attachment`).toBe('session_not_found');
+    }
+    for (const action of ['poll', 'stop'] as const) {
+      for (const id of [subscriptionId, statelessSubscription]) {
+        const answer = await callTool(bobStateless.client, 'tradescript_subscribe', { action, subscriptionId: id });
+        expect(errorOf(answer.envelope), `${action} ${id}`).toBe('subscription_not_found');
+        const stolen = await callTool(bobStateless.client, 'tradescript_subscribe', {
+          action,
+          subscriptionId: id,
+          attachment: aliceHandle,
+        });
+        expect(errorOf(stolen.envelope), `${action} ${id} with her handle`).toBe('invalid_input');
+      }
+    }
+    expect(new Set(bobStateless.rotation.hits)).toEqual(new Set(nodes.map((n) => n.ready.mcpUrl)));
+    expect(await aliceTerminal.page.evaluate(() => window.clusterTest.reads())).toBe(readsThen);
+    expect(await aliceTerminal.page.evaluate(() => window.clusterTest.dispatches())).toEqual({});
+    const stillHers = await callTool(aliceStateless.client, 'tradescript_subscribe', {
+      action: 'poll',
+      subscriptionId: statelessSubscription,
+      attachment: aliceHandle,
+    });
+    expect(stillHers.isError).toBe(false);
   });
 });
 

@@ -27,6 +27,7 @@ import type { AttachmentHandle, HubOutcome } from '../server/hub/hubPort.js';
 import { testControl } from '../server/hub/scriptedTab.js';
 import { createLogger } from '../server/log.js';
 import { testConfig } from '../server/mcp/testHarness.js';
+import { defaultAnswer } from '../server/mcp/testHub.js';
 import { startClusterProxy, type ClusterProxy } from './clusterProxy.js';
 import { startTestRedis, type TestRedis } from './redisServer.js';
 import { waitUntil } from './waitUntil.js';
@@ -55,6 +56,12 @@ class TabWebSocket extends WebSocket {
   }
 }
 
+const options = {
+  adapter: { maxAccess: 'trade', allowControls: null },
+  limits: relayLimitsOf(DEFAULT_LIMITS),
+  deadlineMs: 10_000,
+} as const;
+
 /** A scripted terminal tab. */
 export interface TestTab {
   readonly connection: RelayConnection;
@@ -82,6 +89,8 @@ export function openTab(
     sessionId?: string | null;
     /** A pairing link opened in the tab once it is paired: what its code proposes. */
     onPairLink?: (result: PairLinkResult) => void;
+    /** `echo` (default): answer `{echo: op}`; `mcp`: answer what an MCP front accepts (a call receipt …). */
+    answers?: 'echo' | 'mcp';
   } = {},
 ): TestTab {
   const credentials = kept.credentials ?? createMemoryCredentialStore();
@@ -116,6 +125,13 @@ export function openTab(
         if (op.kind === 'call' && op.call.controlId === 'test.write') {
           dispatches.set(op.call.operationId, (dispatches.get(op.call.operationId) ?? 0) + 1);
           if (tab.writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, tab.writeDelayMs));
+        }
+        if (kept.answers === 'mcp') {
+          const answer = defaultAnswer({ attachmentId: request.attachment.attachmentId, sessionId: '', op, options });
+          const outcome = answer.ok
+            ? { ok: true as const, data: answer.data }
+            : { ok: false as const, error: answer.error };
+          return { environment: 'paper', outcome };
         }
         return { environment: 'paper', outcome: { ok: true, data: { echo: op } } };
       },

@@ -120,7 +120,8 @@ async function serveCluster(
 ): Promise<number> {
   const { startClusterNode } = await import('../cluster/clusterNode.js');
   const node = await startClusterNode(command.config, { bind: command.bind, cluster });
-  io.stderr.write(`${READY_PREFIX}${JSON.stringify(node.urls)}\n`);
+  const tradingEnabled = command.config.adapter.maxAccess === 'trade';
+  io.stderr.write(`${READY_PREFIX}${JSON.stringify({ ...node.urls, tradingEnabled })}\n`);
   io.onServing?.(() => node.close());
   await node.mcpReady.catch(() => undefined);
   await node.closed;

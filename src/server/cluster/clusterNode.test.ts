@@ -10,6 +10,7 @@ import type { ClusterHub } from './clusterHub.js';
 import type { ClusterNode } from './clusterNode.js';
 
 type ClusterHubPort = Pick<ClusterHub, 'resume'>;
+import type { Client } from '@modelcontextprotocol/client';
 import {
   attachAs,
   callOp,
@@ -22,6 +23,8 @@ import {
   type TestCluster,
   type TestTab,
 } from '../../testSupport/clusterNodes.js';
+import { callToolPayload, connectModernClient } from '../../testSupport/modernClient.js';
+import { nodeRotation } from '../../testSupport/nodeRotation.js';
 import { waitUntil } from '../../testSupport/waitUntil.js';
 import type { PairLinkResult } from '../../bridge/types.js';
 import { runAsPrincipal } from './principalContext.js';
@@ -50,9 +53,13 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-async function pairedTab(node: ClusterNode, principal: 'alice' | 'bob'): Promise<{ tab: TestTab; sessionId: string }> {
+async function pairedTab(
+  node: ClusterNode,
+  principal: 'alice' | 'bob',
+  answers: 'echo' | 'mcp' = 'echo',
+): Promise<{ tab: TestTab; sessionId: string }> {
   const code = await cluster.pairCode(node, principal);
-  const tab = openTab(node.urls.relayUrl, TOKENS[principal], { pairCode: code });
+  const tab = openTab(node.urls.relayUrl, TOKENS[principal], { pairCode: code, answers });
   tabs.push(tab);
   return { tab, sessionId: await tab.opened() };
 }
@@ -300,6 +307,92 @@ describe('SPEC §2, §13, §14 attachments presented to any node (stateless clie
     const keys = await Promise.all([a, b, c].map((node) => node.handleKey()));
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('SPEC §13 §14 stateless 2026-07-28 clients across nodes', () => {
+  const modern: Client[] = [];
+  afterAll(async () => {
+    for (const client of modern) await client.close().catch(() => undefined);
+  });
+  const mcpUrls = () => [a, b, c].map((n) => n.urls.mcpUrl ?? '');
+  const read = (sessionId: string, value: string, attachment?: string) => ({
+    sessionId,
+    target: { scope: 'session' },
+    controlId: 'test.read',
+    args: [value],
+    ...(attachment === undefined ? {} : { attachment }),
+  });
+
+  it('a client whose requests go to A, B and C in turn keeps one attachment: the handle minted on one node names the same id and namespace on the others; another principal presenting it gets invalid_input and reaches nothing', async () => {
+    const { tab, sessionId } = await pairedTab(a, 'alice', 'mcp');
+    const rotation = nodeRotation(mcpUrls());
+    const alice = await connectModernClient(TOKENS.alice, rotation);
+    modern.push(alice);
+    const first = await callToolPayload(alice, 'tradescript_call', read(sessionId, 'mint'));
+    expect(first.error, JSON.stringify(first.error)).toBeNull();
+    const handle = first.meta.attachment ?? '';
+    expect(handle).toMatch(/^ta1\./);
+    const from = rotation.hits.length;
+    for (const value of ['one', 'two', 'three']) {
+      const answer = await callToolPayload(alice, 'tradescript_call', read(sessionId, value, handle));
+      expect(answer.error, value).toBeNull();
+      expect(answer.meta.attachment).toBe(handle);
+    }
+    expect(new Set(rotation.hits.slice(from))).toEqual(new Set(mcpUrls()));
+    const seen = tab.requests.slice(-4).map((r) => r.attachment);
+    expect(new Set(seen.map((x) => `${x.attachmentId} ${x.namespace}`)).size).toBe(1);
+    // Listed once, whichever nodes hold it.
+    const listed = await runAsPrincipal('alice', () => b.hub.listSessions());
+    const ids = listed.find((x) => x.sessionId === sessionId)?.attachments.map((x) => x.attachmentId) ?? [];
+    expect(ids.filter((id) => id === seen[0]?.attachmentId)).toHaveLength(1);
+    // Bob with Alice's handle, on any node: refused before anything is looked up or sent.
+    const bobRotation = nodeRotation(mcpUrls());
+    const bob = await connectModernClient(TOKENS.bob, bobRotation);
+    modern.push(bob);
+    const before = tab.requests.length;
+    for (let i = 0; i < 3; i++) {
+      const stolen = await callToolPayload(bob, 'tradescript_call', read(sessionId, 'stolen', handle));
+      expect(stolen.error).toMatchObject({ code: 'invalid_input', validation_errors: [{ path: ['attachment'] }] });
+      expect(JSON.stringify(stolen)).not.toContain(handle);
+    }
+    const own = await callToolPayload(bob, 'tradescript_call', read(sessionId, 'own'));
+    expect(own.error?.code).toBe('session_not_found');
+    expect(tab.requests.length).toBe(before);
+  });
+
+  it("subscriptions/listen streams on one node each hear their own principal's sessions only", async () => {
+    const rotation = (principal: string) => {
+      const r = nodeRotation([c.urls.mcpUrl ?? '']);
+      return { principal, r };
+    };
+    const heard = { alice: 0, bob: 0 };
+    const listening: Array<{ close(): Promise<void> }> = [];
+    // Bob's stream opens first: a feed bound to the first principal would hear only Bob's.
+    for (const { principal, r } of [rotation('bob'), rotation('alice')] as const) {
+      const client = await connectModernClient(TOKENS[principal as 'alice' | 'bob'], r);
+      modern.push(client);
+      client.setNotificationHandler('notifications/resources/list_changed', () => {
+        heard[principal as 'alice' | 'bob'] += 1;
+      });
+      listening.push(await client.listen({ resourcesListChanged: true }));
+    }
+    await pairedTab(b, 'alice');
+    await waitUntil(
+      () => heard.alice > 0,
+      5_000,
+      () => "Alice's stream to hear her new session",
+    );
+    const aliceHeard = heard.alice;
+    await pairedTab(a, 'bob');
+    await waitUntil(
+      () => heard.bob > 0,
+      5_000,
+      () => "Bob's stream to hear his new session",
+    );
+    expect(heard.bob).toBe(1);
+    expect(heard.alice).toBe(aliceHeard);
+    for (const stream of listening) await stream.close();
   });
 });
 

@@ -30,6 +30,7 @@ import { ClusterPairing } from './clusterPairing.js';
 import { ClusterStore } from './clusterStore.js';
 import { Forwarder } from './forwarder.js';
 import { OwnerService } from './ownerService.js';
+import { currentPrincipal } from './principalContext.js';
 import { tokenFileResolver } from './principals.js';
 import { DEFAULT_REDIS_TIMING, openRedis, type RedisTiming } from './redisClients.js';
 import { SessionGate } from './sessionGate.js';
@@ -231,11 +232,16 @@ export async function startClusterNode(config: ServerConfig, options: ClusterNod
   }, timing.leaseMs);
   sweeping.unref();
 
-  const endpoint = new McpHttpEndpoint(async () => {
-    const { createHttpFront } = await import('../mcp/index.js');
-    // Every node signs and checks stateless handles with the one key in Redis, for the request's principal.
-    return createHttpFront({ hub: clusterHub, config, logger, serverVersion: version, keySource: handleKey.source });
-  }, logger.child('http'));
+  const endpoint = new McpHttpEndpoint(
+    async () => {
+      const { createHttpFront } = await import('../mcp/index.js');
+      // Every node signs and checks stateless handles with the one key in Redis, for the request's principal.
+      return createHttpFront({ hub: clusterHub, config, logger, serverVersion: version, keySource: handleKey.source });
+    },
+    logger.child('http'),
+    undefined,
+    () => currentPrincipal() ?? '',
+  );
   const bound: BoundAddress = { ...options.bind };
   const publicHosts = publicHostsOf(options.cluster.publicUrl);
   const relay = createRelayUpgrade({
