@@ -44,7 +44,7 @@ export async function runCluster(ctx) {
     const byOther = await ctx.h.connectHttpClient(other.ready.mcpUrl, { token: TOKEN });
     const call = (client) => async () => {
       const args = { sessionId, target: { scope: 'session' }, controlId: 'desk.echo', args: ['bench'] };
-      const result = await client.callTool({ name: 'tradescript_call', arguments: args }, undefined, REQUEST_OPTIONS);
+      const result = await client.callTool({ name: 'tradescript_call', arguments: args }, REQUEST_OPTIONS);
       return result.isError !== true;
     };
     const [own, fwd] = await alternate(ctx, [call(byOwner), call(byOther)]);
