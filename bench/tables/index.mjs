@@ -4,6 +4,7 @@
  */
 import { runBatch } from './batch.mjs';
 import { runCalls } from './calls.mjs';
+import { runCluster } from './cluster.mjs';
 import { runEvents } from './events.mjs';
 import { runFootprint } from './footprint.mjs';
 import { runSnapshot } from './snapshot.mjs';
@@ -15,4 +16,5 @@ export const TABLES = [
   { id: 'events', number: 3, title: 'EVENTS into a polled subscription', run: runEvents },
   { id: 'snapshot', number: 4, title: 'SNAPSHOT of a 1280×720 widget', run: runSnapshot },
   { id: 'footprint', number: 5, title: 'FOOTPRINT', run: runFootprint },
+  { id: 'cluster', number: 6, title: 'CLUSTER: a call through a non-owning node vs its owner', run: runCluster },
 ];

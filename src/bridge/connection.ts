@@ -9,6 +9,7 @@ import {
   RELAY_TIMING,
   RELAY_VERSION,
   makeError,
+  relaySubprotocols,
   type BrowserFrame,
   type Credential,
   type Grant,
@@ -58,6 +59,12 @@ export interface ConnectionOptions {
   agent: AgentInfo;
   /** A single-use pairing code; used only when no credential is stored. */
   pairCode?: string | null;
+  /**
+   * A bearer token for a relay that requires one (a vendor's cluster, SPEC §14),
+   * offered as the `bearer.<token>` subprotocol: the vendor's page gets it
+   * from its own login.
+   */
+  relayToken?: string | null;
   clock?: Clock;
   /** Uniform in [0, 1): the backoff's jitter. */
   random?: () => number;
@@ -96,6 +103,7 @@ export class RelayConnection {
   private started = false;
   private stopped = false;
   private pairCode: string | null;
+  private relayToken: string | null;
   private offers = 0;
   private tradingEnabled: boolean | undefined = undefined;
   /** A credential being written: the next connect waits for it. */
@@ -106,6 +114,7 @@ export class RelayConnection {
 
   constructor(private readonly options: ConnectionOptions) {
     this.pairCode = options.pairCode ?? null;
+    this.relayToken = options.relayToken ?? null;
     this.clock = options.clock ?? systemClock;
   }
 
@@ -117,6 +126,11 @@ export class RelayConnection {
   /** Requests in flight on the current socket. */
   get inFlight(): number {
     return this.requests.size;
+  }
+
+  /** Replaces the relay's bearer token (the vendor's login renewed it); used from the next connect on. */
+  setRelayToken(token: string | null): void {
+    this.relayToken = token;
   }
 
   /** Starts connecting; without a credential or pairing code, goes `unpaired` instead. */
@@ -184,7 +198,11 @@ export class RelayConnection {
   private openSocket(auth: HelloAuth): void {
     let link: RelayLink;
     try {
-      link = new RelayLink(new this.options.webSocket(this.options.url), auth);
+      const url = this.options.url;
+      const socket = this.relayToken
+        ? new this.options.webSocket(url, relaySubprotocols(this.relayToken))
+        : new this.options.webSocket(url);
+      link = new RelayLink(socket, auth);
     } catch {
       // Only a malformed URL throws here; retrying cannot fix it.
       return this.setStatus('disconnected', `The relay address "${this.options.url}" is not a WebSocket URL.`);

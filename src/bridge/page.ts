@@ -116,6 +116,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
   const config = {
     relayUrl: options.relayUrl,
     pairCode: options.pairCode ?? null,
+    relayToken: options.relayToken ?? null,
     sessionId: current.sessionId,
     info: sessionInfo(host, title),
     agentVersion: BRIDGE_VERSION,
@@ -142,6 +143,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
       whenStarted(() => remote.updateInfo(sessionInfo(host, title), host.catalog()));
     },
     pair: (code) => whenStarted(() => remote.pair(code)),
+    setRelayToken: (token) => whenStarted(() => remote.setRelayToken(token)),
     close: () =>
       void started
         .then((ok) => (ok ? remote.close() : undefined))

@@ -92,6 +92,7 @@ class PageRuntime {
       credentials: deps.credentials,
       agent: { kind: 'page', version: config.agentVersion },
       pairCode: config.pairCode ?? null,
+      relayToken: config.relayToken ?? null,
       clock: deps.clock,
       random: deps.random,
       backoff: deps.backoff,
@@ -162,6 +163,9 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
     },
     pair(code) {
       runtime?.connection.pair(code);
+    },
+    setRelayToken(token) {
+      runtime?.connection.setRelayToken(token);
     },
     detachAll() {
       runtime?.session.detach();

@@ -34,4 +34,4 @@ export interface RelaySocket {
 }
 
 /** A WebSocket constructor: the browser's `WebSocket`, or `ws`'s in Node tests. */
-export type RelaySocketConstructor = new (url: string) => RelaySocket;
+export type RelaySocketConstructor = new (url: string, protocols?: string[]) => RelaySocket;

@@ -43,6 +43,12 @@ export interface ConnectOptions {
   relayUrl: string;
   /** A single-use pairing code (from `#pair=CODE`); used once, then a credential is kept. */
   pairCode?: string;
+  /**
+   * A bearer token for a relay that requires one: a vendor hosting the relay
+   * for its traders (cluster mode, SPEC §14). The page gets it from its own
+   * login; it is sent as the `bearer.<token>` WebSocket subprotocol.
+   */
+  relayToken?: string;
   /** The tab's title as MCP clients see it. */
   title: string;
   /** Called on every status change. */
@@ -73,6 +79,8 @@ export interface BridgeHandle {
    * unpaired; while a stored credential works it is kept only as a fallback.
    */
   pair(code: string): void;
+  /** Replaces the relay's bearer token (a renewed login); used from the next reconnect on. */
+  setRelayToken(token: string | null): void;
   /** Closes the session (`session.close`) and stops the worker. A reload needs no call: see `connectBridge`. */
   close(): void;
 }

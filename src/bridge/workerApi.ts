@@ -19,6 +19,8 @@ export interface RuntimeConfig {
   relayUrl: string;
   /** A single-use pairing code; used only when no credential is stored. */
   pairCode?: string | null;
+  /** A bearer token for a relay that requires one (SPEC §14). */
+  relayToken?: string | null;
   /** The id this tab kept in sessionStorage, if any. */
   sessionId?: string | null;
   info: SessionInfo;
@@ -60,6 +62,8 @@ export interface BridgeRuntimeApi {
   updateInfo(info: SessionInfo, catalog: CatalogDocument): void;
   /** Offers a pairing code (typed in, or from a pairing link). */
   pair(code: string): void;
+  /** Replaces the relay's bearer token for the next connect. */
+  setRelayToken(token: string | null): void;
   /** Ends every MCP attachment using this session (`detach`). */
   detachAll(): void;
   /** Closes the session (`session.close`) and the connection. */

@@ -43,7 +43,9 @@ const NOT_CONNECTED: BridgeStatus = { state: 'disconnected', sessionId: null, at
  * - Attributes: `relay-url`, `pair-from-url` (read `#pair=CODE` from the
  *   address and remove it from history at once), `allow-framed` (pair and
  *   attach inside a frame too; without it a framed element refuses, SPEC §9).
- * - Properties: `host`, `relayUrl`, `pairCode`, `pairFromUrl`, `confirmGate`
+ * - Properties: `host`, `relayUrl`, `pairCode`, `pairFromUrl`, `confirmGate`, `relayToken`
+ *   (a bearer token for a vendor's relay, from the page's own login; a property
+ *   only, never an attribute, so it is not written into the DOM)
  *   (from {@link createConfirmGate}, whose `confirm` the page passed to
  *   `createTerminalHost`), `confirmTimeoutMs` (lowers the 20 s window, for
  *   tests), `bridge` (read-only handle), `grant` (read-only).
@@ -61,6 +63,7 @@ export class TradescriptBridgeElement extends LitElement {
     host: { attribute: false },
     relayUrl: { attribute: 'relay-url' },
     pairCode: { attribute: false },
+    relayToken: { attribute: false },
     pairFromUrl: { attribute: 'pair-from-url', type: Boolean },
     allowFramed: { attribute: 'allow-framed', type: Boolean },
     confirmGate: { attribute: false },
@@ -79,6 +82,8 @@ export class TradescriptBridgeElement extends LitElement {
   declare relayUrl: string | null;
   /** A single-use pairing code to offer the bridge. */
   declare pairCode: string | null;
+  /** A bearer token for a relay that requires one (cluster mode, SPEC §14). */
+  declare relayToken: string | null;
   /** Read `#pair=CODE` from the address (attribute `pair-from-url`). */
   declare pairFromUrl: boolean;
   /** Pair and attach even inside a frame (attribute `allow-framed`); off by default (SPEC §9). */
@@ -109,6 +114,7 @@ export class TradescriptBridgeElement extends LitElement {
     this.host = null;
     this.relayUrl = null;
     this.pairCode = null;
+    this.relayToken = null;
     this.pairFromUrl = false;
     this.allowFramed = false;
     this.confirmGate = null;
@@ -161,6 +167,7 @@ export class TradescriptBridgeElement extends LitElement {
       this.bindGate();
     }
     if (changed.has('pairCode') && this.pairCode !== null && this.handle !== null) this.offerCode(this.pairCode);
+    if (changed.has('relayToken') && this.handle !== null) this.handle.setRelayToken(this.relayToken);
     this.connect();
   }
 
@@ -262,6 +269,7 @@ export class TradescriptBridgeElement extends LitElement {
         this.emit(PAIR_LINK_EVENT, result);
       },
     };
+    if (this.relayToken) options.relayToken = this.relayToken;
     if (this.pairCode !== null) {
       options.pairCode = this.pairCode;
       this.codeOffered = true;

@@ -234,6 +234,8 @@ export const PopupStateSchema = z.strictObject({
     message: z.nullable(z.string().check(z.maxLength(512))),
     url: z.string().check(z.maxLength(2048)),
     paired: z.boolean(),
+    /** A bearer token is set for the relay (a vendor's, SPEC §14); the token itself is never shown. */
+    token: z.optional(z.boolean()),
   }),
   /** The grant new sites start with (a pairing link may propose one). */
   defaultGrant: GrantSchema,
@@ -248,7 +250,12 @@ export type PopupState = z.infer<typeof PopupStateSchema>;
 /** Popup → service worker. */
 export const PopupCommandSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('pair'), code: z.string().check(z.minLength(1), z.maxLength(64)) }),
-  z.strictObject({ t: z.literal('setRelayUrl'), url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+  z.strictObject({
+    t: z.literal('setRelayUrl'),
+    url: z.string().check(z.minLength(1), z.maxLength(2048)),
+    /** A vendor relay's bearer token (SPEC §14): a new one replaces it, `null` removes it, absent keeps it. */
+    token: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(512)))),
+  }),
   z.strictObject({ t: z.literal('allowSite'), origin: SiteOriginSchema, grant: GrantSchema }),
   z.strictObject({ t: z.literal('setGrant'), origin: SiteOriginSchema, grant: GrantSchema }),
   z.strictObject({ t: z.literal('revokeSite'), origin: SiteOriginSchema }),

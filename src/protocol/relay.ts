@@ -19,6 +19,20 @@ import { SubscribeInputSchema } from './tools/subscribe.js';
 /** Relay protocol version. */
 export const RELAY_VERSION = 1;
 
+/** The WebSocket subprotocol a browser offers on the relay. */
+export const RELAY_SUBPROTOCOL = 'tradescript.relay.v1';
+/** How a bearer token rides on the relay upgrade: browsers cannot set headers, so as a second subprotocol. */
+export const RELAY_BEARER_PREFIX = 'bearer.';
+
+/**
+ * The subprotocols a browser offers: the relay's, and with a bearer token
+ * (cluster mode, SPEC §14) `bearer.<token>`. The server selects the relay's,
+ * never echoing the token.
+ */
+export function relaySubprotocols(bearerToken: string | null | undefined): string[] {
+  return bearerToken ? [RELAY_SUBPROTOCOL, `${RELAY_BEARER_PREFIX}${bearerToken}`] : [RELAY_SUBPROTOCOL];
+}
+
 /** WebSocket close codes the relay uses. */
 export const CLOSE_CODES = {
   malformed: 4400,

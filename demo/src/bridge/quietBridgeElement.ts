@@ -1,15 +1,14 @@
 /**
  * `<tradescript-bridge>` as this terminal defines it: the element itself,
- * with the activity feed kept off the call path. The element re-renders on
- * every call (a new feed row), in the microtask before the call's answer
- * leaves the page; measured here, that doubled a trivial read's latency with
- * the dock closed and quadrupled it with the dock open. So a bare update
- * request (no property changed: a feed row) renders nothing while the dock is
- * closed, and while it is open renders at most once per
- * {@link FEED_RENDER_MS}, after the answer has left. Property changes
- * (status, grant, pairing) and confirmation questions render at once. Feed
- * entries are still recorded (and kept in IndexedDB) by the element, so
- * opening the dock shows them all.
+ * rendering nothing for new feed rows while nobody can see them. The element
+ * already shows feed rows on a later task, after the call's answer has left
+ * the page (rendering them in the microtask before it had doubled a trivial
+ * read's latency with the dock closed and quadrupled it with the dock open);
+ * here a bare update request (no property changed: a feed row) renders
+ * nothing while the dock is closed, and while it is open renders at most once
+ * per {@link FEED_RENDER_MS}. Property changes (status, grant, pairing) and
+ * confirmation questions render at once. Feed entries are still recorded (and
+ * kept in IndexedDB) by the element, so opening the dock shows them all.
  */
 import type { PropertyValues } from 'lit';
 import {

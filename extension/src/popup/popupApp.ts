@@ -24,6 +24,7 @@ export class TradescriptPopupElement extends LitElement {
     pairError: { state: true },
     siteInput: { state: true },
     relayInput: { state: true },
+    tokenInput: { state: true },
     localNotice: { state: true },
   };
 
@@ -33,6 +34,8 @@ export class TradescriptPopupElement extends LitElement {
   declare pairError: string | null;
   declare siteInput: string;
   declare relayInput: string | null;
+  /** A vendor relay's bearer token being typed (never shown back once saved). */
+  declare tokenInput: string;
   declare localNotice: string | null;
   private readonly client = new PopupClient((state) => {
     this.state = state;
@@ -46,6 +49,7 @@ export class TradescriptPopupElement extends LitElement {
     this.pairError = null;
     this.siteInput = '';
     this.relayInput = null;
+    this.tokenInput = '';
     this.localNotice = null;
   }
 
@@ -133,13 +137,23 @@ export class TradescriptPopupElement extends LitElement {
       <form
         @submit=${(event: Event) => {
           event.preventDefault();
-          if (this.relayInput) this.send({ t: 'setRelayUrl', url: this.relayInput.trim() });
+          const token = this.tokenInput.trim();
+          this.send({ t: 'setRelayUrl', url: (this.relayInput ?? url).trim(), ...(token ? { token } : {}) });
+          this.tokenInput = '';
         }}
       >
         <input
           name="relay-url"
           .value=${this.relayInput ?? url}
           @input=${(event: Event) => (this.relayInput = (event.target as HTMLInputElement).value)}
+        />
+        <input
+          name="relay-token"
+          type="password"
+          autocomplete="off"
+          placeholder="Bearer token (a vendor's relay only)"
+          .value=${this.tokenInput}
+          @input=${(event: Event) => (this.tokenInput = (event.target as HTMLInputElement).value)}
         />
         <button type="submit" name="save-relay">Save</button>
       </form>

@@ -128,10 +128,16 @@ export class ExtensionRuntime {
     this.changed();
   }
 
-  /** Switches to another relay address: a new connection, every tab's session reopened on it. */
-  async setRelayUrl(url: string): Promise<void> {
+  /**
+   * Switches to another relay address (and bearer token, for a vendor's relay:
+   * a string sets it, null removes it, undefined keeps it): a new connection,
+   * every tab's session reopened on it.
+   */
+  async setRelayUrl(url: string, token?: string | null): Promise<void> {
     if (!/^wss?:\/\/[^\s]+$/.test(url)) return this.tell('The relay address must look like ws://127.0.0.1:7391/relay.');
-    this.settings = { ...this.settings, relayUrl: url };
+    const { relayToken: kept, ...rest } = this.settings;
+    const relayToken = token === undefined ? kept : (token ?? undefined);
+    this.settings = { ...rest, relayUrl: url, ...(relayToken ? { relayToken } : {}) };
     await store.saveSettings(this.settings);
     this.connection.close();
     this.connection = this.connect(null);
@@ -189,7 +195,13 @@ export class ExtensionRuntime {
   state(): PopupState {
     const { state, message } = this.connection.status();
     return {
-      relay: { state, message, url: this.settings.relayUrl, paired: state !== 'unpaired' && state !== 'pairing' },
+      relay: {
+        state,
+        message,
+        url: this.settings.relayUrl,
+        paired: state !== 'unpaired' && state !== 'pairing',
+        token: this.settings.relayToken !== undefined,
+      },
       defaultGrant: this.settings.defaultGrant,
       sites: this.allSites(),
       sessions: [...this.tabs.values()].map(({ session }) => session.view()),
@@ -201,6 +213,7 @@ export class ExtensionRuntime {
   private connect(pairCode: string | null): RelayConnection {
     const connection = new RelayConnection({
       url: this.settings.relayUrl,
+      relayToken: this.settings.relayToken ?? null,
       webSocket: WebSocket,
       credentials: store.chromeCredentialStore,
       agent: { kind: 'extension', version: BRIDGE_VERSION },

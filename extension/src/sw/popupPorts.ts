@@ -13,7 +13,7 @@ async function run(runtime: ExtensionRuntime, command: PopupCommand): Promise<vo
     case 'pair':
       return runtime.pair(command.code);
     case 'setRelayUrl':
-      return runtime.setRelayUrl(command.url);
+      return runtime.setRelayUrl(command.url, command.token);
     case 'allowSite':
     case 'setGrant':
       return runtime.allowSite(command.origin, command.grant);

@@ -28,7 +28,14 @@ const KEYS = {
   tabs: 'tabs',
 } as const;
 
-const SettingsSchema = z.object({ relayUrl: z.string().min(1).max(2048), defaultGrant: GrantSchema }).strict();
+const SettingsSchema = z
+  .object({
+    relayUrl: z.string().min(1).max(2048),
+    defaultGrant: GrantSchema,
+    /** A vendor relay's bearer token (SPEC §14), sent as the `bearer.<token>` subprotocol. */
+    relayToken: z.string().min(1).max(512).optional(),
+  })
+  .strict();
 /** The person's settings. */
 export type Settings = z.infer<typeof SettingsSchema>;
 

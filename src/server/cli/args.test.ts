@@ -76,6 +76,31 @@ describe('CLI commands (SPEC §11)', () => {
     usageError('serve', '--stdio', '--token-file', '/no/such/file');
   });
 
+  it('serve --cluster (SPEC §14): HTTP only, a Redis URL, a token file naming principals, an optional public origin', () => {
+    const file = tokenFile('{"version":1,"tokens":[]}');
+    const c = serve('serve', '--http', '0.0.0.0:7391', '--cluster', 'redis://redis:6379/2', '--token-file', file);
+    expect(c.cluster).toEqual({ redisUrl: 'redis://redis:6379/2', tokenFile: file, publicUrl: null });
+    // The token file is the node's principals file here, not one shared token.
+    expect(c.config.bearerToken).toBeNull();
+    const behindProxy = serve(
+      ...['serve', '--http', '127.0.0.1:0', '--cluster', 'rediss://r:6380', '--token-file', file],
+      ...['--public-url', 'https://bridge.example.com/'],
+    );
+    expect(behindProxy.cluster?.publicUrl).toBe('https://bridge.example.com');
+    expect(serve('serve', '--http', '127.0.0.1:7391').cluster).toBeUndefined();
+    expect(() => parse('serve', '--http', '127.0.0.1:1', '--cluster', 'redis://r')).toThrow(/--token-file/);
+    expect(() => parse('serve', '--stdio', '--cluster', 'redis://r', '--token-file', file)).toThrow(/--http/);
+    expect(() => parse('serve', '--http', '127.0.0.1:1', '--cluster', 'http://r', '--token-file', file)).toThrow(
+      /Redis URL/,
+    );
+    expect(() => parse('serve', '--http', '127.0.0.1:1', '--public-url', 'https://x')).toThrow(/--cluster/);
+    const badPublic = ['--public-url', 'https://x/path'];
+    expect(() =>
+      parse('serve', '--http', '127.0.0.1:1', '--cluster', 'redis://r', '--token-file', file, ...badPublic),
+    ).toThrow(/--public-url/);
+    usageError('demo', '--cluster', 'redis://r');
+  });
+
   it('--enable-trading raises the adapter maximum; --allow-controls narrows it and needs it (SPEC §5)', () => {
     expect(serve('serve', '--stdio', '--enable-trading').config.adapter).toEqual({
       maxAccess: 'trade',

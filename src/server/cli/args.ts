@@ -10,6 +10,7 @@ import { isLoopbackHost } from '../http/requestGuard.js';
 import { resolveHome } from '../pairing/secureFile.js';
 import { buildConfig } from './buildConfig.js';
 import { parseGrant, UsageError } from './usageError.js';
+import type { ClusterOptions } from '../cluster/clusterNode.js';
 
 export { UsageError };
 
@@ -17,7 +18,15 @@ export { UsageError };
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'serve'; mcp: 'stdio' | 'http'; bind: BoundAddress; demo: BoundAddress | null; config: ServerConfig }
+  | {
+      kind: 'serve';
+      mcp: 'stdio' | 'http';
+      bind: BoundAddress;
+      demo: BoundAddress | null;
+      config: ServerConfig;
+      /** `--cluster` (SPEC §14): this process is one node of a cluster on Redis. */
+      cluster?: ClusterOptions;
+    }
   | { kind: 'pair'; home: string; grant: Grant | null; json: boolean }
   | { kind: 'status'; home: string; json: boolean }
   | { kind: 'sessions'; home: string; json: boolean; revoke: string | null };
@@ -32,6 +41,8 @@ const OPTIONS = {
   'tool-allowlist': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   'token-file': { type: 'string' },
+  cluster: { type: 'string' },
+  'public-url': { type: 'string' },
   grant: { type: 'string' },
   limit: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
@@ -58,7 +69,7 @@ const SERVER_FLAGS = [
   'port',
 ];
 const ALLOWED: Record<string, string[]> = {
-  serve: [...SERVER_FLAGS, 'stdio', 'http'],
+  serve: [...SERVER_FLAGS, 'stdio', 'http', 'cluster', 'public-url'],
   demo: [...SERVER_FLAGS, 'stdio', 'demo-port', 'grant'],
   pair: ['grant', 'home', 'json'],
   status: ['home', 'json'],
@@ -131,6 +142,7 @@ export function parseHostPort(value: string): BoundAddress {
 function serveCommand(flags: Flags, env: NodeJS.ProcessEnv): Command {
   if (flags.stdio === (flags.http !== undefined))
     throw new UsageError('serve needs exactly one of --stdio or --http HOST:PORT.');
+  if (flags.cluster !== undefined || flags['public-url'] !== undefined) return clusterCommand(flags, env);
   const config = buildConfig(flags, env);
   const port = flags.port === undefined ? undefined : parsePort(flags.port, '--port');
   if (flags.stdio)
@@ -149,6 +161,36 @@ function serveCommand(flags: Flags, env: NodeJS.ProcessEnv): Command {
     );
   }
   return { kind: 'serve', mcp: 'http', bind, demo: null, config };
+}
+
+/** `serve --http HOST:PORT --cluster redis://… --token-file FILE [--public-url URL]` (SPEC §14). */
+function clusterCommand(flags: Flags, env: NodeJS.ProcessEnv): Command {
+  if (flags.cluster === undefined) throw new UsageError('--public-url applies to --cluster nodes.');
+  if (flags.http === undefined) throw new UsageError('--cluster serves MCP over HTTP: use --http HOST:PORT.');
+  if (!/^rediss?:\/\/[^\s]+$/.test(flags.cluster))
+    throw new UsageError(`--cluster takes a Redis URL, e.g. redis://127.0.0.1:6379 (got "${flags.cluster}").`);
+  const tokenFile = flags['token-file'];
+  if (tokenFile === undefined)
+    throw new UsageError(
+      '--cluster needs --token-file FILE: every request must carry a bearer token naming its principal.',
+    );
+  const publicUrl = flags['public-url'] ?? null;
+  if (publicUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(publicUrl))
+    throw new UsageError(
+      `--public-url takes the origin clients use, e.g. https://bridge.example (got "${publicUrl}").`,
+    );
+  // The token file maps tokens to principals here; it is read by the node, not as one shared token.
+  const config = buildConfig({ ...flags, 'token-file': undefined }, env);
+  const bind = parseHostPort(flags.http);
+  if (flags.port !== undefined) bind.port = parsePort(flags.port, '--port');
+  return {
+    kind: 'serve',
+    mcp: 'http',
+    bind,
+    demo: null,
+    config,
+    cluster: { redisUrl: flags.cluster, tokenFile, publicUrl: publicUrl?.replace(/\/$/, '') ?? null },
+  };
 }
 
 function demoCommand(flags: Flags, env: NodeJS.ProcessEnv): Command {

@@ -78,6 +78,7 @@ async function run(command: Command, io: CliIo, output: CliOutput): Promise<numb
 }
 
 async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): Promise<number> {
+  if (command.cluster) return serveCluster(command, command.cluster, io);
   // Loaded only for server commands, so `status` and `pair` stay light.
   const { ProbeEnded, startServer } = await import('./startServer.js');
   let running;
@@ -109,4 +110,20 @@ async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): P
   );
   await running.closed;
   return failed ? 1 : 0;
+}
+
+/** One cluster node (SPEC §14); loaded, with the Redis client, only with --cluster. */
+async function serveCluster(
+  command: Extract<Command, { kind: 'serve' }>,
+  cluster: NonNullable<Extract<Command, { kind: 'serve' }>['cluster']>,
+  io: CliIo,
+): Promise<number> {
+  const { startClusterNode } = await import('../cluster/clusterNode.js');
+  const node = await startClusterNode(command.config, { bind: command.bind, cluster });
+  const tradingEnabled = command.config.adapter.maxAccess === 'trade';
+  io.stderr.write(`${READY_PREFIX}${JSON.stringify({ ...node.urls, tradingEnabled })}\n`);
+  io.onServing?.(() => node.close());
+  await node.mcpReady.catch(() => undefined);
+  await node.closed;
+  return 0;
 }

@@ -8,8 +8,10 @@
  *   `resources/subscribe`, the standalone GET stream and unsolicited
  *   notifications. A session with no request for `attachmentIdleMs` and no
  *   open stream ends as a detach.
- * - 2026-07-28: the SDK's stateless handler, a fresh server per request; its
- *   `subscriptions/listen` streams hear the hub's changes from here, once.
+ * - 2026-07-28: the SDK's stateless handler, a fresh server per request for
+ *   the principal of the request; its `subscriptions/listen` streams hear the
+ *   hub's changes from here, each principal's streams its own
+ *   (`listenBus.ts`).
  *
  * The Host, Origin and token checks run before this (`frontServer.ts`). The
  * SDK modules load on the first request, keeping startup fast.
@@ -22,6 +24,7 @@ import type { Logger } from '../log.js';
 import type { HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
+import { PrincipalListenBus } from './listenBus.js';
 import { sendWebResponse, toWebRequest } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
@@ -41,7 +44,7 @@ interface Loaded {
   sdk: Sdk;
   front: HttpFront;
   modern: McpHttpHandler;
-  offHub: () => void;
+  listen: PrincipalListenBus;
 }
 
 const SYSTEM_CLOCK: IdleClock = {
@@ -61,6 +64,11 @@ export class McpHttpEndpoint {
     private readonly createFront: McpServerFactory,
     private readonly logger: Logger,
     clock?: IdleClock,
+    /**
+     * The principal of the request being served: '' on one machine; in a
+     * cluster the tenant its bearer named (read while the request runs).
+     */
+    private readonly principal: () => string = () => '',
   ) {
     this.clock = clock ?? SYSTEM_CLOCK;
   }
@@ -128,7 +136,7 @@ export class McpHttpEndpoint {
     this.sessions.clear();
     const loaded = this.loaded ? await this.loaded.catch(() => null) : null;
     if (!loaded) return;
-    loaded.offHub();
+    loaded.listen.close();
     await loaded.modern.close().catch(() => undefined);
     await loaded.front.close();
   }
@@ -154,11 +162,14 @@ export class McpHttpEndpoint {
   private load(): Promise<Loaded> {
     this.loaded ??= (async () => {
       const [sdk, front] = await Promise.all([import('@modelcontextprotocol/server'), this.createFront()]);
-      const modern = sdk.createMcpHandler(() => front.request(''), {
+      // Each stream hears its own principal's hub events, from its first stream to its last.
+      const listen = new PrincipalListenBus(this.principal, (notify) => front.publishTo(notify));
+      const modern = sdk.createMcpHandler(() => front.request(this.principal()), {
         legacy: 'reject',
+        bus: listen,
         onerror: (error) => this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) }),
       });
-      return { sdk, front, modern, offHub: front.publishTo(modern.notify) };
+      return { sdk, front, modern, listen };
     })();
     return this.loaded;
   }

@@ -3,7 +3,9 @@
  * operation namespace. Ended ids are remembered (bounded) so a late request
  * from an ended attachment gets a clear answer. A page's "detach" ends an
  * attachment's use of that page's host only: the hosts each attachment was
- * detached from are kept with it, and go when it ends.
+ * detached from are kept with it, and with its ended id, so an attachment that
+ * comes back under its kept id (a stateless client's handle after an idle
+ * detach) is still detached from them.
  */
 import type { AttachmentSummary } from '../../protocol/index.js';
 import type { AttachmentHandle, AttachmentInfo } from './hubPort.js';
@@ -19,7 +21,8 @@ export interface AttachmentRecord extends AttachmentHandle {
 /** The attachments of one hub. */
 export class AttachmentRegistry {
   private readonly live = new Map<string, AttachmentRecord>();
-  private readonly ended = new Set<string>();
+  /** Ended ids (bounded), with the hosts the person had detached each from. */
+  private readonly ended = new Map<string, readonly string[]>();
   /** Attachment id → the hosts whose person detached it. */
   private readonly detached = new Map<string, Set<string>>();
 
@@ -29,6 +32,7 @@ export class AttachmentRegistry {
    */
   add(info: AttachmentInfo, now: Date, kept?: AttachmentHandle): AttachmentRecord {
     const attachmentId = kept?.attachmentId ?? randomId('a');
+    const detachedBefore = this.ended.get(attachmentId) ?? [];
     this.ended.delete(attachmentId);
     const record: AttachmentRecord = {
       attachmentId,
@@ -41,6 +45,7 @@ export class AttachmentRegistry {
       },
     };
     this.live.set(attachmentId, record);
+    if (detachedBefore.length > 0) this.detached.set(attachmentId, new Set(detachedBefore));
     return record;
   }
 
@@ -52,8 +57,8 @@ export class AttachmentRegistry {
   /** Removes an attachment; false when it was not attached. */
   remove(attachmentId: string): boolean {
     if (!this.live.delete(attachmentId)) return false;
+    remember(this.ended, attachmentId, [...(this.detached.get(attachmentId) ?? [])]);
     this.detached.delete(attachmentId);
-    remember(this.ended, attachmentId);
     return true;
   }
 
@@ -65,6 +70,11 @@ export class AttachmentRegistry {
     hosts.add(hostId);
     this.detached.set(attachmentId, hosts);
     return true;
+  }
+
+  /** The hosts the person detached this live attachment from. */
+  detachedHostsOf(attachmentId: string): string[] {
+    return [...(this.detached.get(attachmentId) ?? [])];
   }
 
   /** True when the person at a tab of `hostId` detached this attachment. */
@@ -96,7 +106,7 @@ export class AttachmentRegistry {
   }
 }
 
-function remember(set: Set<string>, id: string): void {
-  set.add(id);
-  if (set.size > ENDED_KEPT) set.delete(set.values().next().value as string);
+function remember(ended: Map<string, readonly string[]>, id: string, detachedHosts: readonly string[]): void {
+  ended.set(id, detachedHosts);
+  if (ended.size > ENDED_KEPT) ended.delete(ended.keys().next().value as string);
 }

@@ -412,6 +412,27 @@ describe('hub attachments (SPEC §2)', () => {
     await expect(pending).resolves.toMatchObject({ ok: true, data: { still: 'works' } });
     expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
   });
+
+  it('SPEC §2 §13 an attachment the person detached from a host stays detached from it when it ends and comes back under its kept id (a stateless handle after an idle detach)', async () => {
+    const hub = makeHub();
+    const tab = await openScriptedTab(hub, { hostId: 'h_detaching' });
+    const other = await openScriptedTab(hub, { hostId: 'h_other' });
+    const a = await attached(hub);
+    tab.client.send({ t: 'detach', sessionId: tab.sessionId });
+    await tab.client.next('attachment.ended');
+    await hub.detach(a.attachmentId);
+    expect(hub.resume(a, { clientName: 'test-client', transport: 'http' })).toEqual(a);
+    await expect(hub.request(a.attachmentId, tab.sessionId, readCall(), opts())).resolves.toMatchObject({
+      error: { code: 'control_unavailable' },
+    });
+    const listed = await hub.listSessions();
+    expect(listed.find((s) => s.sessionId === tab.sessionId)?.attachments).toEqual([]);
+    const pending = hub.request(a.attachmentId, other.sessionId, readCall(), opts());
+    const req = await other.nextRequest();
+    other.answer(req.id, { still: 'works' });
+    await expect(pending).resolves.toMatchObject({ ok: true });
+    expect(tab.client.received.filter((f) => f.t === 'request')).toHaveLength(0);
+  });
 });
 
 describe('SPEC §9 only a socket owning a session may detach', () => {

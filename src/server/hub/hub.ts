@@ -126,11 +126,15 @@ export class Hub implements HubPort, ConnectionSink {
     this.requests = new RequestTable(this.now, this.timing.deadlineGraceMs);
   }
 
-  /** Takes a new browser socket (after the upgrade's Origin and Host checks). */
-  connect(socket: RelaySocket, peer: RelayPeer): RelayConnection {
+  /**
+   * Takes a new browser socket (after the upgrade's Origin and Host checks).
+   * A cluster node passes its own `sink`, which admits a frame (a kept session
+   * id) before handing it to {@link frame} and {@link closed}.
+   */
+  connect(socket: RelaySocket, peer: RelayPeer, sink: ConnectionSink = this): RelayConnection {
     const conn = new RelayConnection(socket, peer, {
       auth: this.options.auth,
-      sink: this,
+      sink,
       logger: this.logger,
       serverVersion: this.options.serverVersion,
       tradingEnabled: this.options.tradingEnabled ?? false,
@@ -151,8 +155,10 @@ export class Hub implements HubPort, ConnectionSink {
 
   /**
    * Re-registers an attachment under its kept id and namespace (a front that
-   * followed the hub to this process), so the operation ledger in the page
-   * still finds its entries. Null when the id is live here.
+   * followed the hub to this process, a stateless client's handle), so the
+   * operation ledger in the page still finds its entries. It stays detached
+   * from `detachedHosts` and from the hosts it was detached from when it
+   * ended here. Null when the id is live here.
    */
   resume(kept: AttachmentHandle, info: AttachmentInfo, detachedHosts: readonly string[] = []): AttachmentHandle | null {
     if (!this.attachments.resumable(kept.attachmentId)) return null;

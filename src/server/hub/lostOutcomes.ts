@@ -16,8 +16,12 @@ import {
 } from '../../protocol/index.js';
 import type { HubOutcome } from './hubPort.js';
 
-/** Why an answer never came (`link`: a front's link to the hub process dropped). */
-export type LossCause = 'socket' | 'deadline' | 'session-closed' | 'shutdown' | 'link';
+/**
+ * Why an answer never came (`link`: a front's link to the hub process dropped;
+ * in cluster mode `node`: the node holding the tab's socket went away, `store`:
+ * this node lost Redis, which carries the answer).
+ */
+export type LossCause = 'socket' | 'deadline' | 'session-closed' | 'shutdown' | 'link' | 'node' | 'store';
 
 /** What is known about the lost request. */
 export interface LossContext {
@@ -56,6 +60,8 @@ const READ_LOST: Record<LossCause, string> = {
     'The terminal tab closed its session before it answered. Read tradescript://sessions for the current sessions.',
   shutdown: 'The server is shutting down; nothing was answered. Retry once it is back.',
   link: 'The connection to the TradeScript hub process dropped before the terminal answered. Retry after a short wait.',
+  node: 'The server node holding the terminal tab went away before it answered; the tab reconnects to another node. Retry after a short wait.',
+  store: "This server node lost the cluster's store (Redis) before the terminal answered. Retry after a short wait.",
 };
 
 const MUTATION_LOST: Record<LossCause, string> = {
@@ -65,6 +71,9 @@ const MUTATION_LOST: Record<LossCause, string> = {
   'session-closed': 'The terminal tab closed its session after the call was sent: it may or may not have run.',
   shutdown: 'The server shut down after the call was sent: it may or may not have run.',
   link: 'The connection to the TradeScript hub process dropped after the call was sent: it may or may not have run, and it will not be re-sent.',
+  node: 'The server node holding the terminal tab went away after the call was sent: it may or may not have run, and it will not be re-sent.',
+  store:
+    "This server node lost the cluster's store (Redis) after the call was sent: it may or may not have run, and it will not be re-sent.",
 };
 
 const RECONCILE = ' Reconcile with reads (context, the orders or alerts list) before deciding on a new operation.';

@@ -20,6 +20,7 @@ export class SessionEvents {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private changedPending = false;
   private updatedPending: string | null = null;
+  private readonly watchers = new Set<() => void>();
 
   constructor(
     private readonly emitter: HubEmitter,
@@ -30,13 +31,29 @@ export class SessionEvents {
   /** A session paired or closed. */
   changed(): void {
     this.changedPending = true;
+    this.tell();
     this.schedule();
   }
 
   /** A session's summary changed. */
   updated(sessionId: string): void {
     this.updatedPending = sessionId;
+    this.tell();
     this.schedule();
+  }
+
+  /**
+   * Hears every change at once, not coalesced: a cluster node keeps its
+   * sessions' records in Redis from it, since routing must not wait for a
+   * notification interval (it batches its own writes). Returns how to stop.
+   */
+  watch(listener: () => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  private tell(): void {
+    for (const watcher of [...this.watchers]) watcher();
   }
 
   /** Drops what is pending (the hub is closing). */

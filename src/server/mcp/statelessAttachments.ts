@@ -63,6 +63,12 @@ interface LiveAttachment {
 /** How many verified handles are remembered (each skips three HMACs on its next request). */
 const VERIFIED_KEPT = 1024;
 
+/** How many principals' reader handles are remembered (a cluster node serves many tenants). */
+const READERS_KEPT = 1024;
+
+const KEY_UNAVAILABLE =
+  'This server cannot check attachment handles right now (its key store is unavailable); nothing was sent. Retry after a short wait.';
+
 /** The client name of the resource-reading attachment. */
 export const READER_NAME = 'resource reads (stateless clients)';
 
@@ -85,7 +91,8 @@ export class StatelessAttachments {
   private timer: unknown = null;
   private readonly offEnded: () => void;
   private closed = false;
-  private readerHandle: string | null = null;
+  /** The reader attachment's handle per principal ('' on one machine), bounded. */
+  private readonly readerHandles = new Map<string, string>();
   /** Handles verified lately (bounded): a client sends the same one with every call. */
   private readonly verified = new Map<string, StatelessIdentity>();
 
@@ -102,9 +109,15 @@ export class StatelessAttachments {
     return this.live.size;
   }
 
-  /** The handle key (loaded once). */
+  /** The handle key (loaded once; a failed load is tried again at the next request). */
   handleKey(): Promise<HandleKey> {
-    this.key ??= this.options.keySource();
+    if (!this.key) {
+      const loading = this.options.keySource();
+      this.key = loading;
+      loading.catch(() => {
+        if (this.key === loading) this.key = null;
+      });
+    }
     return this.key;
   }
 
@@ -118,7 +131,8 @@ export class StatelessAttachments {
     clientName: string,
   ): Promise<StatelessLease | ErrorObject> {
     if (this.closed) return makeError('internal_error', 'This MCP endpoint is shutting down; retry in a moment.');
-    const key = await this.handleKey();
+    const key = await this.handleKey().catch(() => null);
+    if (!key) return makeError('transport_error', KEY_UNAVAILABLE);
     const identity = presented === undefined ? mintHandle(key, principal) : this.verify(key, principal, presented);
     if (!identity) return makeError('invalid_input', FOREIGN_HANDLE, { validation_errors: [foreignIssue()] });
     const entry = await this.register(identity, clientName);
@@ -146,13 +160,22 @@ export class StatelessAttachments {
    * needs pairing only, no operation namespace).
    */
   async acquireReader(principal: string): Promise<StatelessLease | ErrorObject> {
-    const key = await this.handleKey();
-    this.readerHandle ??= mintHandle(key, principal).handle;
-    const lease = await this.acquire(this.readerHandle, principal, READER_NAME);
+    const key = await this.handleKey().catch(() => null);
+    if (!key) return makeError('transport_error', KEY_UNAVAILABLE);
+    const handle = this.readerHandles.get(principal) ?? this.newReader(key, principal);
+    const lease = await this.acquire(handle, principal, READER_NAME);
     if (!('code' in lease) || lease.code !== 'control_unavailable') return lease;
-    // The person ended the reader with "Detach all": reads go on under a new one.
-    this.readerHandle = mintHandle(key, principal).handle;
-    return this.acquire(this.readerHandle, principal, READER_NAME);
+    // The hub refused the reader (the person ended it): reads go on under a new one.
+    return this.acquire(this.newReader(key, principal), principal, READER_NAME);
+  }
+
+  private newReader(key: HandleKey, principal: string): string {
+    const { handle } = mintHandle(key, principal);
+    this.readerHandles.delete(principal);
+    this.readerHandles.set(principal, handle);
+    if (this.readerHandles.size > READERS_KEPT)
+      this.readerHandles.delete(this.readerHandles.keys().next().value as string);
+    return handle;
   }
 
   /** Ends every attachment idle for `attachmentIdleMs` with nothing in flight; returns how many ended. */

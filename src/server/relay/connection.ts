@@ -37,6 +37,8 @@ export interface HostIdentity {
   hostKind: 'page' | 'extension';
   /** The socket's origin (a page's own, or the extension's). */
   origin: string;
+  /** Cluster mode (SPEC §14): the tenant whose bearer opened the socket. */
+  principal?: string;
 }
 
 type HelloAuth = Extract<BrowserFrame, { t: 'hello' }>['auth'];
@@ -45,14 +47,25 @@ type HelloAuth = Extract<BrowserFrame, { t: 'hello' }>['auth'];
 export type HelloVerdict =
   { ok: true; hostId: string; credential?: Credential; grant?: Grant } | { ok: false; reason: string };
 
-/** Exchanges a pairing code or verifies a credential (the pairing module). */
+/** Who presents a hello: the socket's origin and kind, and in cluster mode its principal (SPEC §14). */
+export interface HelloPeer {
+  origin: string;
+  hostKind: HostIdentity['hostKind'];
+  principal?: string;
+}
+
+/**
+ * Exchanges a pairing code or verifies a credential (the pairing module; a
+ * cluster node's answers from Redis, so it may resolve later).
+ */
 export interface RelayAuthenticator {
-  authenticate(auth: HelloAuth, peer: { origin: string; hostKind: HostIdentity['hostKind'] }): HelloVerdict;
+  authenticate(auth: HelloAuth, peer: HelloPeer): HelloVerdict | Promise<HelloVerdict>;
   /**
    * Spends a pairing code offered by a tab already paired, for the grant its
-   * link proposes (the tab asks the person); null when expired or used.
+   * link proposes (the tab asks the person); null when expired or used. In
+   * cluster mode the code must be one its principal asked for.
    */
-  proposal?(code: string): Grant | null;
+  proposal?(code: string, peer: HelloPeer): Grant | null | Promise<Grant | null>;
   /** What the page shows when an offered code does not work. */
   readonly codeRefused?: string;
 }
@@ -87,11 +100,12 @@ export class RelayConnection {
   readonly id = `c${nextConnectionId++}`;
   /** Set once hello succeeded. */
   host: HostIdentity | null = null;
-  private state: 'hello' | 'authenticated' | 'attached' | 'closed' = 'hello';
+  private state: 'hello' | 'authenticating' | 'authenticated' | 'attached' | 'closed' = 'hello';
   private readonly timing: RelayTiming;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly silence: NodeJS.Timeout;
   private pingCount = 0;
+  private readonly probes = new Set<(alive: boolean) => void>();
 
   constructor(
     private readonly socket: RelaySocket,
@@ -118,6 +132,26 @@ export class RelayConnection {
     if (this.state !== 'closed') this.socket.send(encodeServerFrame(frame));
   }
 
+  /**
+   * Asks the tab whether this socket still reaches it: a ping, and true as
+   * soon as any frame arrives, false after `timeoutMs` of silence or a close.
+   * (A cluster node asks before letting another node take a session over.)
+   */
+  probe(timeoutMs: number): Promise<boolean> {
+    if (this.state === 'closed') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (alive: boolean) => {
+        clearTimeout(timer);
+        this.probes.delete(done);
+        resolve(alive);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      timer.unref();
+      this.probes.add(done);
+      this.send({ t: 'ping', n: ++this.pingCount });
+    });
+  }
+
   /** The first session opened: the attach deadline no longer applies. */
   markAttached(): void {
     if (this.state === 'authenticated') this.state = 'attached';
@@ -133,6 +167,7 @@ export class RelayConnection {
   private receive(text: string): void {
     if (this.state === 'closed') return;
     this.silence.refresh();
+    for (const probe of [...this.probes]) probe(true);
     const parsed = parseBrowserFrame(text, this.options.maxFrameBytes ?? MAX_FRAME_BYTES);
     if (!parsed.ok) {
       const code = parsed.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed;
@@ -145,6 +180,7 @@ export class RelayConnection {
     if (this.state === 'hello')
       return frame.t === 'hello' ? this.hello(frame) : this.fail(CLOSE_CODES.malformed, 'expected hello', 'not-hello');
     if (frame.t === 'hello') return this.fail(CLOSE_CODES.malformed, 'unexpected hello', 'second-hello');
+    if (this.state === 'authenticating') return this.fail(CLOSE_CODES.malformed, 'expected welcome', 'before-welcome');
     if (frame.t === 'pair.offer') return this.pairOffer(frame);
     this.options.sink.frame(this, frame);
   }
@@ -154,9 +190,27 @@ export class RelayConnection {
     if (hostKind === 'extension' && !EXTENSION_ORIGIN.test(this.peer.origin)) {
       return this.fail(CLOSE_CODES.forbidden, 'extension hello from a page origin', 'kind-origin');
     }
-    const verdict = this.options.auth.authenticate(frame.auth, { origin: this.peer.origin, hostKind });
+    const verdict = this.options.auth.authenticate(frame.auth, this.helloPeer(hostKind));
+    if (!(verdict instanceof Promise)) return this.welcome(frame, verdict);
+    this.state = 'authenticating';
+    verdict.then(
+      (answer) => this.welcome(frame, answer),
+      () => this.fail(CLOSE_CODES.serverShutdown, 'pairing store unavailable; reconnecting', 'auth-unavailable'),
+    );
+  }
+
+  private helloPeer(hostKind: HostIdentity['hostKind']): HelloPeer {
+    const peer: HelloPeer = { origin: this.peer.origin, hostKind };
+    if (this.peer.principal !== undefined) peer.principal = this.peer.principal;
+    return peer;
+  }
+
+  private welcome(frame: Extract<BrowserFrame, { t: 'hello' }>, verdict: HelloVerdict): void {
+    if (this.state === 'closed') return;
+    const hostKind = frame.agent.kind;
     if (!verdict.ok) return this.fail(CLOSE_CODES.unauthorized, verdict.reason, `auth-${frame.auth.kind}`);
     this.host = { hostId: verdict.hostId, hostKind, origin: this.peer.origin };
+    if (this.peer.principal !== undefined) this.host.principal = this.peer.principal;
     this.state = 'authenticated';
     this.send({
       t: 'welcome',
@@ -180,7 +234,16 @@ export class RelayConnection {
 
   /** A pairing link opened in this paired tab: the code's proposed grant, for the person to accept or decline. */
   private pairOffer(frame: Extract<BrowserFrame, { t: 'pair.offer' }>): void {
-    const grant = this.options.auth.proposal?.(frame.code) ?? null;
+    const proposal = this.options.auth.proposal?.(frame.code, this.helloPeer(this.host?.hostKind ?? 'page')) ?? null;
+    if (!(proposal instanceof Promise)) return this.answerOffer(frame.ref, proposal);
+    proposal.then(
+      (grant) => this.answerOffer(frame.ref, grant),
+      () => this.answerOffer(frame.ref, null),
+    );
+  }
+
+  private answerOffer(ref: string, grant: Grant | null): void {
+    if (this.state === 'closed') return;
     this.options.logger.info('pairing link opened in a paired tab', {
       conn: this.id,
       hostId: this.host?.hostId,
@@ -188,14 +251,14 @@ export class RelayConnection {
     });
     this.send({
       t: 'pair.proposal',
-      ref: frame.ref,
+      ref,
       grant,
       ...(grant === null ? { message: this.options.auth.codeRefused ?? 'pairing code expired or used' } : {}),
     });
   }
 
   private attachExpired(): void {
-    if (this.state === 'hello' || this.state === 'authenticated') {
+    if (this.state === 'hello' || this.state === 'authenticating' || this.state === 'authenticated') {
       this.fail(CLOSE_CODES.attachTimeout, 'attach timeout');
     }
   }
@@ -216,6 +279,7 @@ export class RelayConnection {
     if (this.state === 'closed') return;
     this.state = 'closed';
     for (const t of this.timers) clearTimeout(t);
+    for (const probe of [...this.probes]) probe(false);
     this.options.sink.closed(this);
   }
 

@@ -20,4 +20,6 @@ export interface RelaySocket {
 export interface RelayPeer {
   /** The `Origin` header of the upgrade, already checked against the allowlist. */
   origin: string;
+  /** Cluster mode (SPEC §14): the tenant the upgrade's bearer token names. */
+  principal?: string;
 }

@@ -10,27 +10,39 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
-import { CLOSE_CODES } from '../../protocol/index.js';
-import type { Hub } from '../hub/hub.js';
-import { bearerAllowed, hostMatches, type BoundAddress } from '../http/requestGuard.js';
+import { CLOSE_CODES, RELAY_BEARER_PREFIX, RELAY_SUBPROTOCOL } from '../../protocol/index.js';
+import { bearerAllowed, bearerOf, hostMatches, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
 import { MAX_FRAME_BYTES } from './frames.js';
 import { lazyUpgradeServer } from './lazyUpgrade.js';
 import { normalizeOrigin, type OriginPolicy } from './originPolicy.js';
-import type { RelaySocket } from './socket.js';
+import type { RelayPeer, RelaySocket } from './socket.js';
 
 /** The subprotocol a browser offers; a token may ride along as `bearer.<token>` (browsers cannot set headers). */
-export const RELAY_SUBPROTOCOL = 'tradescript.relay.v1';
-const BEARER_PROTOCOL = 'bearer.';
+export { RELAY_SUBPROTOCOL };
+const BEARER_PROTOCOL = RELAY_BEARER_PREFIX;
+
+/** Takes a browser socket once its upgrade passed (the hub, or a cluster node's tenants). */
+export interface RelayAcceptor {
+  connect(socket: RelaySocket, peer: RelayPeer): unknown;
+}
 
 /** Options of {@link createRelayUpgrade}. */
 export interface RelayUpgradeOptions {
-  hub: Hub;
+  hub: RelayAcceptor;
   logger: Logger;
   originAllowed: OriginPolicy;
   /** The bound MCP/relay address, read per upgrade. */
   bound: () => BoundAddress;
   bearerToken: string | null;
+  /**
+   * Cluster mode (SPEC §14): the principal a bearer token names, or null. When
+   * set, every upgrade must carry a token it knows (else 401) and
+   * `bearerToken` is not used.
+   */
+  principalOf?: (token: string) => string | null;
+  /** Replaces the `Host` check against `bound` (a cluster node also answers to its public name). */
+  hostAllowed?: (host: string | undefined) => boolean;
   maxPayload?: number;
 }
 
@@ -42,10 +54,13 @@ export interface RelayUpgrade {
   close(): void;
 }
 
-function refuse(socket: Duplex, status: 403 | 404, text: string): void {
+const STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
+
+function refuse(socket: Duplex, status: keyof typeof STATUS_TEXT, text: string): void {
   const body = `${text}\n`;
+  const challenge = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
   socket.end(
-    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\n${challenge}` +
       `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
@@ -96,16 +111,25 @@ export function adaptWebSocket(ws: WebSocket): RelaySocket {
 /** How long a refused origin's socket may take to finish the closing handshake. */
 const REFUSED_CLOSE_MS = 2_000;
 
-/** Host, Origin and token checks of one upgrade; the normalized origin when they pass. */
-function checkUpgrade(
-  req: IncomingMessage,
-  options: RelayUpgradeOptions,
-): { ok: true; origin: string } | { ok: false; reason: 'host' | 'origin' | 'token'; origin: string | null } {
-  if (!hostMatches(req.headers.host, options.bound())) return { ok: false, reason: 'host', origin: null };
+type UpgradeVerdict =
+  | { ok: true; peer: RelayPeer }
+  | { ok: false; reason: 'host' | 'origin' | 'token' | 'principal'; origin: string | null };
+
+/** Host, Origin and token checks of one upgrade; the peer (origin, principal) when they pass. */
+function checkUpgrade(req: IncomingMessage, options: RelayUpgradeOptions): UpgradeVerdict {
+  const hostOk = options.hostAllowed
+    ? options.hostAllowed(req.headers.host)
+    : hostMatches(req.headers.host, options.bound());
+  if (!hostOk) return { ok: false, reason: 'host', origin: null };
   const origin = req.headers.origin === undefined ? null : normalizeOrigin(req.headers.origin);
   if (origin === null || !options.originAllowed(origin)) return { ok: false, reason: 'origin', origin };
+  if (options.principalOf) {
+    const token = bearerOf(req.headers.authorization) ?? offeredBearer(req);
+    const principal = token === null ? null : options.principalOf(token);
+    return principal === null ? { ok: false, reason: 'principal', origin } : { ok: true, peer: { origin, principal } };
+  }
   if (!bearerAllowed(req, options.bearerToken, offeredBearer(req))) return { ok: false, reason: 'token', origin };
-  return { ok: true, origin };
+  return { ok: true, peer: { origin } };
 }
 
 /** Creates the `/relay` upgrade handler. */
@@ -115,12 +139,12 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
     maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
     subprotocol: RELAY_SUBPROTOCOL,
   });
-  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) =>
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, peer: RelayPeer) =>
     server.upgrade(
       req,
       socket,
       head,
-      (ws) => options.hub.connect(adaptWebSocket(ws), { origin }),
+      (ws) => options.hub.connect(adaptWebSocket(ws), peer),
       () => logger.error('cannot load the WebSocket server'),
     );
   const refuseOrigin = (req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) =>
@@ -146,12 +170,13 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
             ? { admit: `--allowed-origin ${verdict.origin}` }
             : {}),
         });
+        if (verdict.reason === 'principal') return refuse(socket, 401, 'a valid bearer token is required');
         if (verdict.reason === 'origin' && verdict.origin !== null) {
           return refuseOrigin(req, socket, head, verdict.origin);
         }
         return refuse(socket, 403, 'forbidden');
       }
-      accept(req, socket, head, verdict.origin);
+      accept(req, socket, head, verdict.peer);
     },
     close: () => server.close(),
   };
