@@ -16,6 +16,7 @@ import {
   callTool,
   connectHttpClient,
   connectStdioClient,
+  connectV1HttpClient,
   launchBrowser,
   newPage,
   pairPage,
@@ -121,12 +122,13 @@ describe('2025 clients that never send DELETE (SPEC §2; issue 10)', () => {
 
   it(
     'SPEC §2 40 MCP Inspector CLI runs each start a subscription and never say goodbye; they end after attachmentIdleMs and a later client subscribes',
-    { timeout: 240_000 },
+    { timeout: 420_000 },
     async () => {
       const url = server.ready.mcpUrl ?? '';
       const bindings = [{ channelId: 'data.quotes', bindingId: 'q', options: { symbols: ['BTCUSDT'] } }];
       // 40 Inspector runs (child processes, 2025-11-25, the v1 SDK inside): each initializes, starts a
-      // subscription, and exits without DELETE. The first 32 fill the session; the other 8 are refused.
+      // subscription, and exits without DELETE. Each is started or refused for the full session: with the
+      // runs quicker than attachmentIdleMs exactly 32 start; on a slow machine the first may already have ended.
       const codes: Array<string | null> = [];
       const inspected = Date.now();
       await inBatches(40, 8, async () => {
@@ -141,21 +143,23 @@ describe('2025 clients that never send DELETE (SPEC §2; issue 10)', () => {
         codes.push(envelope.error?.code ?? null);
       });
       console.error(`40 Inspector CLI runs took ${Date.now() - inspected} ms`);
-      expect(codes.filter((code) => code === null)).toHaveLength(32);
-      expect(codes.filter((code) => code === 'limit_exceeded')).toHaveLength(8);
-      const blocked = await connectHttpClient(url, { era: 'modern', name: 'too-early' });
-      const refused = await callTool(blocked, 'tradescript_subscribe', {
-        action: 'start',
-        sessionId,
-        target: SESSION,
-        bindings,
-      });
-      expect(refused.envelope.error).toMatchObject({
-        code: 'limit_exceeded',
-        details: { limit: 'subscriptionsPerSession', max: 32 },
-      });
-      await blocked.close();
-      expect(status(server.home).hub.attachments).toBeGreaterThan(32);
+      expect(codes.filter((code) => code === null).length).toBeGreaterThanOrEqual(32);
+      expect(codes.filter((code) => code !== null && code !== 'limit_exceeded')).toEqual([]);
+      // Abandoned clients top the session up until a client is refused: the session is full of clients gone.
+      let refusal: unknown = null;
+      for (let i = 0; i < 40 && refusal === null; i += 1) {
+        const client = await connectV1HttpClient(url, { name: `abandoned-${i}` });
+        const { envelope } = await callTool(client, 'tradescript_subscribe', {
+          action: 'start',
+          sessionId,
+          target: SESSION,
+          bindings,
+        });
+        refusal = envelope.error;
+        await client.close();
+      }
+      expect(refusal).toMatchObject({ code: 'limit_exceeded', details: { limit: 'subscriptionsPerSession', max: 32 } });
+      expect(status(server.home).hub.attachments).toBeGreaterThanOrEqual(32);
 
       // Nobody asks anything for attachmentIdleMs: every one of them ends as a detach.
       expect(await until(() => status(server.home).hub.attachments === 0, IDLE_MS + 30_000)).toBe(true);
