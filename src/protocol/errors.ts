@@ -4,7 +4,7 @@
  * on message text.
  */
 import * as z from 'zod/mini';
-import { REPORTED_LIMITS } from './limits.js';
+import { REPORTED_LIMITS, type ReportedLimit } from './limits.js';
 import { TargetSchema } from './target.js';
 
 /** What the agent may do next. */
@@ -207,4 +207,33 @@ export class TradescriptError extends Error {
 /** Throws a {@link TradescriptError} built by {@link makeError}. */
 export function fail(code: ErrorCode, message: string, extras: ErrorExtras = {}): never {
   throw new TradescriptError(makeError(code, message, extras));
+}
+
+/** What a caller does instead when it meets a limit (SPEC §6), the next step of every `limit_exceeded`. */
+const LIMIT_NEXT_STEPS: Record<ReportedLimit, string> = {
+  batchCalls: 'split the calls into several batches.',
+  callArgs: 'pass at most that many positional arguments per call.',
+  resultBytes: 'ask for less (filters, a smaller limit, a narrower target).',
+  snapshotPixels: 'ask for a smaller maxWidth/maxHeight.',
+  snapshotBytes: 'ask for a smaller maxWidth/maxHeight.',
+  subscriptionsPerSession: 'stop one of yours first (tombstones do not count).',
+  bindingsPerSubscription: 'start fewer bindings.',
+  eventsPerPoll: 'poll with a smaller limit and page on with afterSequence.',
+  jsonDepth: 'ask for less (filters, a smaller limit, a narrower target).',
+  stringLength: 'ask for less (filters, a smaller limit, a narrower target).',
+};
+
+/**
+ * `limit_exceeded` naming the limit and its value (SPEC §6), the one builder both
+ * sides of every seam use: the server for requests and answers, the page for
+ * results, batches and subscriptions. `nextStep` replaces the limit's usual next
+ * step where the caller knows better (a request nested too deeply is fixed by the
+ * caller's arguments, not by asking for less).
+ */
+export function limitExceeded(
+  limit: ReportedLimit,
+  max: number,
+  nextStep: string = LIMIT_NEXT_STEPS[limit],
+): ErrorObject {
+  return makeError('limit_exceeded', `Over the ${limit} limit (${max}): ${nextStep}`, { details: { limit, max } });
 }
