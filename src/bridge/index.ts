@@ -9,4 +9,4 @@
 export { connectBridge, SESSION_STORAGE_KEY } from './page.js';
 export { BRIDGE_VERSION } from './version.js';
 export type { BridgeHandle, BridgeState, BridgeStatus, ConnectOptions } from './types.js';
-export type { BridgeRuntimeApi, PagePort, RuntimeConfig } from './workerApi.js';
+export type { BridgeRuntimeApi, PageNotices, RuntimeConfig } from './workerApi.js';

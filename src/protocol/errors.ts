@@ -209,18 +209,21 @@ export function fail(code: ErrorCode, message: string, extras: ErrorExtras = {})
   throw new TradescriptError(makeError(code, message, extras));
 }
 
+const ASK_FOR_LESS = 'ask for less (filters, a smaller limit, a narrower target).';
+const SMALLER_IMAGE = 'ask for a smaller maxWidth/maxHeight.';
+
 /** What a caller does instead when it meets a limit (SPEC §6), the next step of every `limit_exceeded`. */
 const LIMIT_NEXT_STEPS: Record<ReportedLimit, string> = {
   batchCalls: 'split the calls into several batches.',
   callArgs: 'pass at most that many positional arguments per call.',
-  resultBytes: 'ask for less (filters, a smaller limit, a narrower target).',
-  snapshotPixels: 'ask for a smaller maxWidth/maxHeight.',
-  snapshotBytes: 'ask for a smaller maxWidth/maxHeight.',
+  resultBytes: ASK_FOR_LESS,
+  snapshotPixels: SMALLER_IMAGE,
+  snapshotBytes: SMALLER_IMAGE,
   subscriptionsPerSession: 'stop one of yours first (tombstones do not count).',
   bindingsPerSubscription: 'start fewer bindings.',
   eventsPerPoll: 'poll with a smaller limit and page on with afterSequence.',
-  jsonDepth: 'ask for less (filters, a smaller limit, a narrower target).',
-  stringLength: 'ask for less (filters, a smaller limit, a narrower target).',
+  jsonDepth: ASK_FOR_LESS,
+  stringLength: ASK_FOR_LESS,
 };
 
 /**

@@ -7,8 +7,7 @@
  */
 import { RelayConnection } from '../../../src/bridge/connection.js';
 import { pushActivity } from '../../../src/bridge/extension/activity.js';
-import { pngBase64ToBitmap } from '../../../src/bridge/extension/pngEncode.js';
-import { TabSession, type PageAttach } from '../../../src/bridge/extension/tabSession.js';
+import { TabSession, type PageAttach, type TabLinkClient } from '../../../src/bridge/extension/tabSession.js';
 import { createIdbSubscriptionJournal } from '../../../src/bridge/subscriptionJournal.js';
 import { BRIDGE_VERSION } from '../../../src/bridge/version.js';
 import type { ActivityItem, ExtensionMessage, PopupState, SiteGrant } from '../../../src/protocol/extensionLink.js';
@@ -21,6 +20,8 @@ export interface TabLink {
   tabId: number;
   origin: string;
   url: string;
+  /** The tab's host-call link. */
+  client: TabLinkClient;
   send(message: ExtensionMessage): void;
   disconnect(): void;
 }
@@ -80,8 +81,8 @@ export class ExtensionRuntime {
         url: link.url,
         grant: site.grant,
         keptSessionId: kept?.origin === link.origin ? kept.sessionId : null,
+        client: link.client,
         send: (message) => link.send(message),
-        decodePng: pngBase64ToBitmap,
         visibleCapture: visibleCaptureFor(link.tabId),
         journal: this.journal,
         onChange: () => this.changed(),

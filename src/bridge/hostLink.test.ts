@@ -1,22 +1,35 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HostLinkCall } from '../protocol/hostLink.js';
 import type { Operation } from '../protocol/index.js';
-import type { RequestHooks, SessionOutcome, SessionRequest } from '../sdk/types.js';
-import { CallClient } from './callClient.js';
-import type { CallPortEnd, CallPortRequest } from './callPort.js';
+import type { BindingStart, CaptureOutcome, RequestHooks, SessionOutcome, SessionRequest } from '../sdk/types.js';
 import { MAX_CALL_SCOPES, sameJson } from './callScopes.js';
-import { serveCalls } from './callServer.js';
+import { BridgeHostLink } from './bridgeHostLink.js';
+import { PageHostLink, type LinkHost } from './pageHostLink.js';
+import { cloneCodec } from './linkCodecs.js';
+import { portEndpoint, type LinkEndpoint } from './linkEndpoint.js';
+import { pageDefect } from './pageError.js';
 import { requestFrame } from './testing/scriptedRelay.js';
 
 type CallOp = SessionRequest['op'];
 
-/** The page's host as the call port uses it, answering from a script. */
-class ScriptedHost {
+/** The page's host as the host-call link uses it, answering from a script. */
+class ScriptedHost implements LinkHost {
   readonly requests: SessionRequest[] = [];
   answer: (request: SessionRequest, hooks: RequestHooks) => Promise<SessionOutcome> = () =>
     Promise.resolve({ ok: true, data: { answered: true } });
   handle(request: SessionRequest, hooks: RequestHooks = {}): Promise<SessionOutcome> {
     this.requests.push(request);
     return this.answer(request, hooks);
+  }
+  startBinding(): Promise<BindingStart> {
+    return Promise.resolve({ ok: true });
+  }
+  stopBinding(): void {}
+  capture(): Promise<CaptureOutcome> {
+    return Promise.resolve({ ok: false, error: pageDefect('not in Node') });
+  }
+  onTargetUnregistered(): () => void {
+    return () => undefined;
   }
 }
 
@@ -28,24 +41,29 @@ afterEach(() => {
   channels = [];
 });
 
-/** A worker-side client and a page-side server on a real MessageChannel; `sent` records what the worker posts. */
+/** The bridge's end and the page's end on a real MessageChannel; `sent` records what the bridge posts. */
 function linked(host = new ScriptedHost()) {
   const channel = new MessageChannel();
   channels.push(channel);
-  const sent: CallPortRequest[] = [];
-  const workerEnd: CallPortEnd<CallPortRequest> = {
-    postMessage: (message) => {
-      sent.push(message);
-      channel.port2.postMessage(message);
+  const sent: HostLinkCall[] = [];
+  const port = portEndpoint(channel.port2);
+  const workerEnd: LinkEndpoint = {
+    post: (message) => {
+      sent.push(message as HostLinkCall);
+      port.post(message);
     },
-    addEventListener: (type, listener) => channel.port2.addEventListener(type, listener),
-    removeEventListener: (type, listener) => channel.port2.removeEventListener(type, listener),
-    start: () => channel.port2.start(),
+    set onmessage(listener) {
+      port.onmessage = listener;
+    },
+    get onmessage() {
+      return port.onmessage;
+    },
+    close: () => port.close(),
   };
-  const progress: Array<[string, number, number | undefined]> = [];
-  const client = new CallClient(workerEnd, (id, value, total) => progress.push([id, value, total]));
-  const stop = serveCalls(host, channel.port1);
-  return { host, client, sent, progress, stop, pagePort: channel.port2 };
+  const unanswered = pageDefect('The page did not answer this request; reload the terminal tab.');
+  const client = new BridgeHostLink({ endpoint: workerEnd, codec: cloneCodec, onNotice: () => undefined, unanswered });
+  const server = new PageHostLink(host, { endpoint: portEndpoint(channel.port1), codec: cloneCodec });
+  return { host, client, sent, server, pagePort: channel.port2 };
 }
 
 /** The session request the host router builds from a relay request. */
@@ -54,7 +72,7 @@ function sessionRequest(id: string, overrides: Parameters<typeof requestFrame>[3
   return { ...request, op } as SessionRequest;
 }
 
-describe('SPEC §1 §12 the call port: requests for the host SDK as plain messages', () => {
+describe('SPEC §1 §12 the host-call link: requests for the host SDK as plain messages', () => {
   it('the scope crosses once per attachment; each call carries only id, key, deadline and operation', async () => {
     const { host, client, sent } = linked();
     const first = sessionRequest('r1');
@@ -114,10 +132,15 @@ describe('SPEC §1 §12 the call port: requests for the host SDK as plain messag
         hooks.signal?.addEventListener('abort', () => resolve({ ok: true, data: 'abandoned' })),
       );
     };
-    const { client, progress } = linked(host);
-    const answer = client.handle(sessionRequest('r-c'));
+    const { client } = linked(host);
+    const progress: Array<[string, number, number | undefined]> = [];
+    const caller = new AbortController();
+    const answer = client.handle(sessionRequest('r-c'), {
+      signal: caller.signal,
+      progress: (value, total) => progress.push(['r-c', value, total]),
+    });
     await vi.waitFor(() => expect(progress).toEqual([['r-c', 1, 3]]));
-    client.cancel('r-c');
+    caller.abort();
     expect(await answer).toEqual({ ok: true, data: 'abandoned' });
   });
 

@@ -1,7 +1,8 @@
 /**
  * Both ends of the extension link on a real MessageChannel (SPEC §7, §10):
- * the service worker's `TabClient` and the page's `LinkServer` in front of a
- * host whose binding sources and requests the test drives.
+ * the service worker's end of the host-call link (`tabLinkClient`) and the
+ * page's (`ExtensionPageEnd`) in front of a host whose binding sources and
+ * requests the test drives.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PageMessageSchema, type PageMessage } from '../../protocol/extensionLink.js';
@@ -10,8 +11,9 @@ import { createTerminalHost } from '../../sdk/host.js';
 import { MemoryLedger } from '../../sdk/ledger/memoryLedger.js';
 import { request } from '../../sdk/test/fixtures.js';
 import type { BindingRequest, BindingSinkEvent, TerminalHost } from '../../sdk/types.js';
-import { LinkServer } from './linkServer.js';
-import { TabClient } from './tabClient.js';
+import { portEndpoint, type LinkEndpoint } from '../linkEndpoint.js';
+import { ExtensionPageEnd } from './pageEnd.js';
+import { tabLinkClient } from './tabSession.js';
 
 const SESSION: Target = { scope: 'session' };
 const channels: MessageChannel[] = [];
@@ -41,19 +43,20 @@ function link(host: TerminalHost) {
   channels.push(channel);
   const received: PageMessage[] = [];
   const events: PageMessage[] = [];
-  const client = new TabClient({
-    send: (message) => channel.port2.postMessage(message),
-    decodePng: () => Promise.reject(new Error('no images in Node')),
-    onProgress: () => undefined,
-    onEvents: (message) => events.push(message),
-  });
-  channel.port2.addEventListener('message', (event) => {
-    const message = PageMessageSchema.parse(event.data);
-    received.push(message);
-    client.receive(message);
-  });
-  channel.port2.start();
-  const server = new LinkServer(host, channel.port1, {
+  const port = portEndpoint(channel.port2);
+  const endpoint: LinkEndpoint = { post: (message) => port.post(message), onmessage: null, close: () => port.close() };
+  port.onmessage = (data) => {
+    received.push(PageMessageSchema.parse(data));
+    endpoint.onmessage?.(data);
+  };
+  const client = tabLinkClient(
+    endpoint,
+    { decode: () => Promise.reject(new Error('no images in Node')) },
+    (message) => {
+      if (message.t === 'events' || message.t === 'targetUnregistered') events.push(message);
+    },
+  );
+  const server = new ExtensionPageEnd(host, channel.port1, {
     info: () => ({ title: 'T', environment: 'paper', grant: 'write' }),
   });
   return { client, server, received, events, channel };
@@ -94,13 +97,10 @@ describe('SPEC §10 the page end of the extension link', () => {
     const { host } = bindingHost();
     const handled = vi.spyOn(host, 'handle');
     const { client, channel } = link(host);
-    channel.port2.postMessage({
-      t: 'request',
-      request: {
-        ...request({ kind: 'context', target: SESSION }),
-        op: { kind: 'subscribe', input: { action: 'list' } },
-      },
-    });
+    const { sessionId, attachment, adapter, limits } = request({ kind: 'context', target: SESSION });
+    channel.port2.postMessage({ t: 'scope', key: 1, scope: { sessionId, attachment, adapter, limits } });
+    const subscribe = { kind: 'subscribe', input: { action: 'list' } };
+    channel.port2.postMessage({ t: 'call', id: 'r1', key: 1, deadlineMs: 1000, op: subscribe });
     const pending = client.locate(SESSION);
     client.close();
     expect(await pending).toBeNull();
