@@ -28,9 +28,8 @@ const BUDGET_BYTES = 60 * 1024;
  */
 const CEILING_BYTES = 67 * 1024;
 
-const NOT_BUILT =
-  'dist/browser does not exist yet: `npm run build` writes it once src/sdk/index.ts or src/bridge/index.ts exists (npm test builds first)';
-const DEMO_NOT_BUILT = 'dist/demo does not exist yet: `npm run build` writes it once demo/vite.config.ts exists';
+const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
+const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
 
 /** Every .js/.mjs file under `dir`. */
 function jsFiles(dir: string): string[] {

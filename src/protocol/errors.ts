@@ -60,22 +60,6 @@ export const ERROR_CODES = Object.keys(ERROR_RETRY) as [ErrorCode, ...ErrorCode[
 /** A stable error code, as a schema. */
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 
-/** Broker-level codes that mean "refused before acceptance" (SPEC §5): a reuse may try again. */
-export const DEFINITE_REFUSAL_CODES = [
-  'authentication_required',
-  'authorization_expired',
-  'authentication_failed',
-  'rate_limited',
-] as const satisfies readonly ErrorCode[];
-
-/** Codes a read-class call is retried on automatically (SPEC §5), at most 3 attempts. */
-export const READ_RETRY_CODES = [
-  'service_unavailable',
-  'rate_limited',
-  'transport_error',
-  'invalid_broker_response',
-] as const satisfies readonly ErrorCode[];
-
 /** One diagnostic of `invalid_input` (SPEC §4). */
 export const ValidationIssueSchema = z.strictObject({
   path: z.array(z.union([z.string(), z.int().check(z.nonnegative())])).check(z.maxLength(16)),

@@ -7,14 +7,14 @@
  */
 import { limitExceeded, type ErrorObject, type ResultOmitted } from './errors.js';
 import { jsonByteLength } from './jsonLimits.js';
-import type { CallReceipt } from './receipt.js';
+import type { CallReceipt, CompactReceipt } from './receipt.js';
 import type { BatchOutcome } from './tools/batch.js';
 
 /** Bytes the page keeps free for the envelope around a receipt (`meta`, keys). */
 export const ENVELOPE_RESERVE_BYTES = 512;
 
 /** A receipt whose result was left out (`limit` says why): identity, revisions and mutation evidence stay. */
-export function compactReceipt(receipt: CallReceipt, limit: ResultOmitted['limit'] = 'resultBytes'): CallReceipt {
+export function compactReceipt(receipt: CallReceipt, limit: ResultOmitted['limit'] = 'resultBytes'): CompactReceipt {
   return { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit } };
 }
 
