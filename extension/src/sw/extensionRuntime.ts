@@ -5,11 +5,15 @@
  * Everything it keeps lives in `chrome.storage`, so a restarted service worker
  * picks up where the stopped one was: same credential, same session ids.
  */
-import { RelayConnection } from '../../../src/bridge/connection.js';
-import { pushActivity } from '../../../src/bridge/extension/activity.js';
-import { TabSession, type PageAttach, type TabLinkClient } from '../../../src/bridge/extension/tabSession.js';
-import { createIdbSubscriptionJournal } from '../../../src/bridge/subscriptionJournal.js';
-import { BRIDGE_VERSION } from '../../../src/bridge/version.js';
+import {
+  BRIDGE_VERSION,
+  createIdbSubscriptionJournal,
+  pushActivity,
+  RelayConnection,
+  TabSession,
+  type PageAttach,
+  type TabLinkClient,
+} from '../../../src/bridge/extension/serviceWorker.js';
 import type { ActivityItem, ExtensionMessage, PopupState, SiteGrant } from '../../../src/protocol/extensionLink.js';
 import { injectIntoOpenTabs, releaseHostPermission, syncSiteScripts } from './siteScripts.js';
 import * as store from './storage.js';

@@ -6,9 +6,13 @@
  * host-call link, which parses every message; the page's own messages are
  * handled in order.
  */
-import { pngBase64ToBitmap } from '../../../src/bridge/extension/pngEncode.js';
-import { tabLinkClient, type TabNotice, type TabSession } from '../../../src/bridge/extension/tabSession.js';
-import type { LinkEndpoint } from '../../../src/bridge/linkEndpoint.js';
+import {
+  pngBase64ToBitmap,
+  tabLinkClient,
+  type LinkEndpoint,
+  type TabNotice,
+  type TabSession,
+} from '../../../src/bridge/extension/serviceWorker.js';
 import { isSiteOrigin, type ExtensionMessage } from '../../../src/protocol/extensionLink.js';
 import type { ExtensionRuntime, TabLink } from './extensionRuntime.js';
 
