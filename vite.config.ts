@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
  * The browser library build (`npm run build`, step 2): the host SDK, the bridge
- * runtime and, once it exists, the `<tradescript-bridge>` element, as self-contained
+ * runtime and the `<tradescript-bridge>` element, as self-contained
  * ES modules in `dist/browser` (`sdk.js`, `bridge.js`, `element.js`, shared code in
  * `chunks/`, the bridge worker in `assets/`). Dependencies (zod, comlink, idb, lit,
  * the snapshot engines) are bundled so the files load in a page or an extension
@@ -13,8 +12,8 @@ import { defineConfig } from 'vite';
  * (`demo/vite.config.ts`); lightweight-charts is not part of this build.
  */
 
-/** Entry name → source file; an entry whose file does not exist yet is left out. */
-const candidates: Record<string, string> = {
+/** Entry name → source file (each is a package export: `.`, `./bridge`, `./element`). */
+const entries: Record<string, string> = {
   sdk: 'src/sdk/index.ts',
   bridge: 'src/bridge/index.ts',
   element: 'src/element/index.ts',
@@ -27,13 +26,9 @@ const candidates: Record<string, string> = {
  * chunk holding the union of both entries' exports, and every page loading the
  * SDK would fetch the relay-frame schemas only the extension link needs.
  */
-const extensionCandidates: Record<string, string> = { extension: 'src/bridge/extension/index.ts' };
+const extensionEntries: Record<string, string> = { extension: 'src/bridge/extension/index.ts' };
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-
-// scripts/build.mjs skips this step while no entry exists yet.
-const existing = (entries: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(`${root}${file}`)));
 
 /**
  * Building a zod schema has no side effect, but a bundler cannot know it: without
@@ -62,7 +57,7 @@ export default defineConfig(({ mode }) => {
       manifest: !extension,
       reportCompressedSize: false,
       lib: {
-        entry: existing(extension ? extensionCandidates : candidates),
+        entry: extension ? extensionEntries : entries,
         formats: ['es'],
         fileName: (_format, entryName) => `${entryName}.js`,
       },

@@ -413,7 +413,7 @@ describe('Chrome extension with a fixture terminal: origins, grants, the credent
   it('SPEC §9 the relay credential never reaches the page: not in its storage, IndexedDB or any message it saw', async () => {
     const exposed = { dump: await pageStorageDump(terminal), seen: await tab.seen() };
     expect(exposed.seen.length).toBeGreaterThan(5);
-    expect(exposed.seen.some((m) => m.includes('"t":"request"'))).toBe(true);
+    expect(exposed.seen.some((m) => m.includes('"t":"call"'))).toBe(true);
     for (const text of [...exposed.dump, ...exposed.seen]) expect(text).not.toContain(credentialSecret);
     for (const text of exposed.seen) expect(text).not.toContain(server.ready.relayUrl);
   });

@@ -21,7 +21,7 @@ import {
 } from '../src/protocol/index.js';
 import { quotesChannel, tradingEventsChannel, type ChannelDeclaration } from '../src/sdk/index.js';
 import { diagnosticsTicksChannel } from '../demo/src/channels/diagnosticsChannel.js';
-import { chartViewportChannel } from '../demo/src/channels/viewportChannel.js';
+import { chartViewportChannel } from '../demo/src/chart/viewportChannel.js';
 import type { DemoHooks } from '../demo/src/testHooks.js';
 import {
   callTool,

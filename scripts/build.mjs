@@ -11,12 +11,11 @@
  * 4. extension `vite build -c extension/vite.config.ts`, then `-c extension/vite.content.config.ts`
  *    → dist/extension (unpacked MV3 extension: manifest, service worker, popup, content script).
  *
- * A step whose entry does not exist yet is skipped with a note. Any other failure
- * prints its output and fails the build (after the other steps have run, so one
- * run shows every problem). Both tsc runs are child processes alongside the Vite builds.
+ * A failing step prints its output and fails the build (after the other steps
+ * have run, so one run shows every problem). Both tsc runs are child processes alongside the Vite builds.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,17 +31,13 @@ const EXTENSION_CONFIG = 'extension/vite.config.ts';
 const EXTENSION_CONTENT_CONFIG = 'extension/vite.content.config.ts';
 
 /**
- * @typedef {{ skipped: string } | { note: string } | { failed: string }} StepOutcome
+ * @typedef {{ note: string } | { failed: string }} StepOutcome
  */
 
 /** Prints one line for a finished step and returns whether it failed. */
 function report({ name, seconds, outcome }) {
   const label = `build: ${name.padEnd(9)}`;
   const duration = `${seconds.toFixed(1).padStart(5)}s`;
-  if ('skipped' in outcome) {
-    console.log(`${label}   skip  ${outcome.skipped}`);
-    return false;
-  }
   if ('failed' in outcome) {
     if (outcome.failed.trim()) console.error(outcome.failed.trimEnd());
     console.error(`${label} ${duration} FAILED`);
@@ -52,31 +47,19 @@ function report({ name, seconds, outcome }) {
   return false;
 }
 
-/** True when a folder holds at least one non-test .ts file. */
-function hasSources(dir) {
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir, { recursive: true }).some(
-    (f) => String(f).endsWith('.ts') && !String(f).endsWith('.test.ts'),
-  );
-}
-
 /** Step 1: server + protocol with incremental tsc. */
 async function buildNode() {
-  if (!hasSources('src/server') && !hasSources('src/protocol'))
-    return { skipped: 'no src/server or src/protocol sources yet' };
   // Incremental tsc trusts its build info; without the outputs it would emit nothing.
   if (!existsSync(NODE_OUT)) rmSync(TS_BUILD_INFO, { force: true });
   const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
   const { code, output } = await run(process.execPath, [tsc, '-p', 'tsconfig.server.json', '--pretty', 'false']);
   if (code !== 0) return { failed: `${output}\ntsc -p tsconfig.server.json exited with ${code}` };
-  if (!existsSync(BIN)) return { note: `${NODE_OUT} (no src/server/bin.ts yet, so no ${BIN})` };
   chmodSync(BIN, 0o755);
   return { note: `${NODE_OUT}, bin ${BIN}` };
 }
 
 /** Step 1b: declarations of the browser entries, so a TypeScript consumer of the package gets types. */
 async function buildTypes() {
-  if (!hasSources('src/sdk')) return { skipped: 'no src/sdk sources yet' };
   if (!existsSync(TYPES_OUT)) rmSync(TYPES_BUILD_INFO, { force: true });
   const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
   const { code, output } = await run(process.execPath, [tsc, '-p', 'tsconfig.types.json', '--pretty', 'false']);
@@ -84,7 +67,7 @@ async function buildTypes() {
   return { note: TYPES_OUT };
 }
 
-/** Step 2: the browser library, if any of its entries exists; then the extension entry in its own pass. */
+/** Step 2: the browser library; then the extension entry in its own pass. */
 async function buildBrowser(vite) {
   const built = [];
   for (const mode of ['production', 'extension']) {
@@ -92,25 +75,20 @@ async function buildBrowser(vite) {
     if (!loaded) return { failed: 'vite.config.ts not found' };
     const lib = loaded.config.build?.lib;
     const entries = Object.keys((lib && typeof lib.entry === 'object' && !Array.isArray(lib.entry) && lib.entry) || {});
-    if (entries.length === 0) continue;
     await vite.build({ ...loaded.config, configFile: false, mode, logLevel: 'warn' });
     built.push(...entries);
   }
-  if (built.length === 0) return { skipped: 'no src/sdk, src/bridge or src/element index.ts yet' };
   return { note: `dist/browser (${built.join(', ')})` };
 }
 
-/** Step 3: the demo terminal, once its config exists. */
+/** Step 3: the demo terminal. */
 async function buildDemo(vite) {
-  if (!existsSync(DEMO_CONFIG)) return { skipped: `no ${DEMO_CONFIG} yet` };
   await vite.build({ configFile: DEMO_CONFIG, logLevel: 'warn' });
   return { note: 'dist/demo' };
 }
 
-/** Step 4: the Chrome extension, once its configs exist (the content script is a classic script, built apart). */
+/** Step 4: the Chrome extension (the content script is a classic script, built apart). */
 async function buildExtension(vite) {
-  if (!existsSync(EXTENSION_CONFIG) || !existsSync(EXTENSION_CONTENT_CONFIG))
-    return { skipped: `no ${EXTENSION_CONFIG} yet` };
   await vite.build({ configFile: EXTENSION_CONFIG, logLevel: 'warn' });
   await vite.build({ configFile: EXTENSION_CONTENT_CONFIG, logLevel: 'warn' });
   return { note: 'dist/extension (load unpacked)' };

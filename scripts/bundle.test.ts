@@ -23,14 +23,17 @@ const BUDGET_BYTES = 60 * 1024;
  * the tool definitions (descriptions included) stopped riding into the worker
  * with `TOOL_NAMES`: what bounds it is zod's core in two realms (page and
  * worker, about 21 KB) and zod's JSON Schema generation on the page (about
- * 6 KB), which descriptors need. Lower this as the bundle shrinks; never raise
- * it without a note in the issue tracker.
+ * 6 KB), which descriptors need. Raised to 68.6 KB by issue 12 (noted in its
+ * closing note): the host-call link parses every message with zod on arrival at
+ * both ends (the page's end, about 0.9 KB, had no schema before; the worker's,
+ * about 1.4 KB, read by hand), and one limit_exceeded builder with its next
+ * steps is shared by page and server. Lower this as the bundle shrinks; never
+ * raise it without a note in the issue tracker.
  */
-const CEILING_BYTES = 67 * 1024;
+const CEILING_BYTES = 68.6 * 1024;
 
-const NOT_BUILT =
-  'dist/browser does not exist yet: `npm run build` writes it once src/sdk/index.ts or src/bridge/index.ts exists (npm test builds first)';
-const DEMO_NOT_BUILT = 'dist/demo does not exist yet: `npm run build` writes it once demo/vite.config.ts exists';
+const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
+const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
 
 /** Every .js/.mjs file under `dir`. */
 function jsFiles(dir: string): string[] {
@@ -180,7 +183,7 @@ describe('built browser code', () => {
   });
 
   it.skipIf(!browserBuilt)(
-    'SPEC §12: SDK + bridge runtime stay under the 67 KB ceiling (60 KB target reported)',
+    'SPEC §12: SDK + bridge runtime stay under the 68.6 KB ceiling (60 KB target reported)',
     () => {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
       const entries = Object.keys(manifest).filter((key) => {

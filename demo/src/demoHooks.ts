@@ -5,8 +5,8 @@
 import type { OffsetClock } from './broker/clock.js';
 import type { PaperBroker } from './broker/paperBroker.js';
 import type { ChartPane } from './chart/chartPane.js';
-import type { ChartSlot } from './host/chartSlot.js';
-import { toVisibleRange } from './host/chartModel.js';
+import type { ChartSlot } from './chart/chartSlot.js';
+import { toVisibleRange } from './chart/chartModel.js';
 import type { BrokerHook, ChartHook } from './testHooks.js';
 
 /** What a test may read and do at the paper broker. */

@@ -4,9 +4,19 @@
  * server through the `<tradescript-bridge>` element in the header, or, with
  * `?bridge=extension`, offered to the TradeScript Chrome extension.
  */
+// Stylesheets in cascade order: the shared frame and panels, then each feature's own.
 import './styles/base.css';
 import './styles/panels.css';
-import './styles/trading.css';
+import './watchlist/watchlist.css';
+import './chart/chart.css';
+import './styles/controls.css';
+import './orders/orders.css';
+import './ladder/ladder.css';
+import './alerts/alerts.css';
+import './risk/risk.css';
+import './fx/fx.css';
+import './trading/brokerSession.css';
+import './faults/faults.css';
 import './styles/bridge.css';
 import { createConfirmGate } from '../../src/element/index.js';
 import { readBridgeMode } from './bridge/bridgeMode.js';
@@ -19,13 +29,13 @@ import { DiagnosticTicks } from './channels/diagnosticsChannel.js';
 import { diagnosticsRequested, provideSessionChannels } from './channels/provideChannels.js';
 import { SourceMeter } from './channels/sourceMeter.js';
 import { brokerHook, chartHook } from './demoHooks.js';
-import { CHART_IDS, mountTerminal, WIDGET_IDS, widgetPanels } from './host/terminalHost.js';
+import { CHART_IDS, mountTerminal, WIDGET_IDS, widgetPanels } from './terminalHost.js';
 import { MarketSimulator } from './market/simulator.js';
 import { exposeTestHooks } from './testHooks.js';
-import { showDecimal } from './trading/panels/display.js';
-import { LadderModel } from './trading/ladderModel.js';
+import { showDecimal } from './ui/display.js';
+import { LadderModel } from './ladder/ladderModel.js';
 import { mountPanels } from './trading/mountPanels.js';
-import { LADDER_WIDGET_ID } from './trading/depthLadderController.js';
+import { LADDER_WIDGET_ID } from './ladder/depthLadderController.js';
 import { mountTrading } from './trading/mountTrading.js';
 import { byTestId, setText } from './ui/dom.js';
 import { FrameBatcher } from './ui/frameBatcher.js';

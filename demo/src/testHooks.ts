@@ -21,7 +21,7 @@ import type { PaperBroker } from './broker/paperBroker.js';
 import type { AccountSummary, Fill, Order, Position } from './broker/schemas.js';
 import type { SourceCount } from './channels/sourceMeter.js';
 import type { TradingLine } from './chart/tradingLines.js';
-import type { VisibleRange } from './host/chartModel.js';
+import type { VisibleRange } from './chart/chartModel.js';
 import type { Interval } from './market/candles.js';
 
 /** What a test may read of one chart (its reads throw while the chart is closed). */

@@ -1,10 +1,11 @@
 /**
- * The worker's side of the call port's scopes (see `callPort.ts`): which
+ * The bridge's side of the host-call link's scopes (`hostLink.ts` in
+ * src/protocol): which
  * scope each attachment's calls use, by key. A scope that changed (the server
  * sent other limits) gets a new key; the old one is dropped. At most
  * {@link MAX_CALL_SCOPES} are kept, so the page's table stays small too.
  */
-import type { CallScope } from './callPort.js';
+import type { HostLinkScope as CallScope } from '../protocol/hostLink.js';
 
 /** Scopes kept at once; the oldest goes first. */
 export const MAX_CALL_SCOPES = 32;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_BATCH_DELAY_MS, EVENT_BATCH_SIZE, EventBatcher, type EventPortMessage } from './eventBatch.js';
-import { readEventPortMessage } from './workerObserver.js';
+import { HostLinkAnswerSchema } from '../protocol/hostLink.js';
+
+/** What the bridge's end of the host-call link reads from the page (null: refused). */
+function readEventPortMessage(data: unknown) {
+  const parsed = HostLinkAnswerSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
 
 /** A port that records messages and a scheduler the test runs by hand. */
 function harness() {

@@ -2,10 +2,10 @@
  * The page → worker event path of subscriptions (SPEC §7, §12: ≥ 50,000
  * events/s). A binding's sink on the page never posts per event: it appends
  * the binding's handle and the projection to two plain arrays, which travel
- * as one message on a dedicated MessagePort when 512 are queued or 4 ms after
- * the first. A dropped projection travels as the negated handle. Control
- * messages (a target's unregistration) use the same port, so they arrive
- * after every event queued before them.
+ * as one message on the host-call link (`hostLink.ts` in src/protocol) when
+ * 512 are queued or 4 ms after the first. A dropped projection travels as the
+ * negated handle. Control messages (a target's unregistration) use the same
+ * link, so they arrive after every event queued before them.
  */
 import type { Target } from '../protocol/index.js';
 import type { BindingSinkEvent } from './observeTypes.js';
@@ -15,19 +15,12 @@ export const EVENT_BATCH_SIZE = 512;
 /** How long the first queued event waits for company, in milliseconds. */
 export const EVENT_BATCH_DELAY_MS = 4;
 
-/** One message on the event port. */
+/** One message of binding events (or a control message) on the link. */
 export type EventPortMessage = { t: 'events'; h: number[]; p: unknown[] } | { t: 'targetUnregistered'; target: Target };
 
-/** The sending end of the event port. */
+/** Where the batches go (the page's end of the link). */
 export interface EventPortSender {
   postMessage(message: EventPortMessage): void;
-}
-
-/** The receiving end of the event port, in the worker. */
-export interface EventPortReceiver {
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-  start?(): void;
-  close?(): void;
 }
 
 /** Schedules the delayed flush (tests pass their own). */

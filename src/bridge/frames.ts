@@ -10,7 +10,9 @@ import {
   KB,
   ResponseFrameSchema,
   ServerFrameSchema,
+  limitExceeded,
   makeError,
+  readFrame,
   utf8Length,
   type BrowserFrame,
   type Environment,
@@ -39,19 +41,9 @@ export type FrameRefusal = { ok: false; closeCode: number };
 /** Size check, JSON parse and schema validation of one inbound message. */
 export function parseServerFrame(data: unknown): { ok: true; frame: ServerFrame } | FrameRefusal {
   if (typeof data !== 'string') return { ok: false, closeCode: CLOSE_CODES.malformed };
-  // UTF-8 takes at least one byte per UTF-16 unit and at most three.
-  if (data.length > MAX_INBOUND_FRAME_BYTES) return { ok: false, closeCode: CLOSE_CODES.tooLarge };
-  if (data.length * 3 > MAX_INBOUND_FRAME_BYTES && utf8Length(data) > MAX_INBOUND_FRAME_BYTES) {
-    return { ok: false, closeCode: CLOSE_CODES.tooLarge };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    return { ok: false, closeCode: CLOSE_CODES.malformed };
-  }
-  const parsed = ServerFrameSchema.safeParse(json);
-  return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, closeCode: CLOSE_CODES.malformed };
+  const read = readFrame(ServerFrameSchema, data, { maxBytes: MAX_INBOUND_FRAME_BYTES });
+  if (read.ok) return read;
+  return { ok: false, closeCode: read.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed };
 }
 
 /**
@@ -97,13 +89,6 @@ export function encodeResponse(request: RequestFrame, environment: Environment |
     return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
   }
   if (!exceeds(text, responseByteLimit(request.limits, request.op.kind))) return text;
-  const max = request.limits.resultBytes;
-  const error = makeError(
-    'limit_exceeded',
-    `The result is larger than ${max} bytes: ask for less (a narrower target, filter or page).`,
-    {
-      details: { limit: 'resultBytes', max },
-    },
-  );
+  const error = limitExceeded('resultBytes', request.limits.resultBytes);
   return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
 }

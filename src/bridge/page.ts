@@ -13,12 +13,12 @@
 import { proxy, releaseProxy, transfer, wrap } from 'comlink';
 import type { SessionInfo } from '../protocol/index.js';
 import type { TerminalHost } from '../sdk/types.js';
-import { serveCalls } from './callServer.js';
-import { EventBatcher } from './eventBatch.js';
-import { createPagePort } from './pagePort.js';
+import { PageHostLink } from './pageHostLink.js';
+import { cloneCodec } from './linkCodecs.js';
+import { portEndpoint } from './linkEndpoint.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './types.js';
 import { BRIDGE_VERSION } from './version.js';
-import type { BridgeRuntimeApi } from './workerApi.js';
+import type { BridgeRuntimeApi, PageNotices } from './workerApi.js';
 
 /** Where the tab keeps its session id. */
 export const SESSION_STORAGE_KEY = 'tradescript.sessionId';
@@ -97,22 +97,16 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     keepSessionId(status.sessionId);
     options.onStatus?.(status);
   };
-  // Requests (callServer.ts) and subscription events (eventBatch.ts) travel on their own ports.
-  const calls = new MessageChannel();
-  const stopServing = serveCalls(host, calls.port1);
-  const events = new MessageChannel();
-  const batcher = new EventBatcher(events.port1);
-  const port = createPagePort(
-    host,
-    {
-      status: report,
-      grantProposed: (grant) => options.onGrantProposed?.(grant),
-      pairLink: (result) => options.onPairLink?.(result),
-      attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
-    },
-    batcher,
-  );
-  const stopListening = host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
+  // Requests, bindings, captures and binding events travel on the host-call link, not through comlink.
+  const link = new MessageChannel();
+  const server = new PageHostLink(host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
+  const notices: PageNotices = {
+    catalog: () => host.catalog(),
+    status: report,
+    grantProposed: (grant) => options.onGrantProposed?.(grant),
+    pairLink: (result) => options.onPairLink?.(result),
+    attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
+  };
   const config = {
     relayUrl: options.relayUrl,
     pairCode: options.pairCode ?? null,
@@ -121,8 +115,8 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     info: sessionInfo(host, title),
     agentVersion: BRIDGE_VERSION,
   };
-  const ports = transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]);
-  const started: Promise<boolean> = remote.start(config, proxy(port), ports).then(
+  const ports = transfer({ link: link.port2 }, [link.port2]);
+  const started: Promise<boolean> = remote.start(config, proxy(notices), ports).then(
     () => true,
     () => {
       report({
@@ -149,10 +143,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
         .then((ok) => (ok ? remote.close() : undefined))
         .catch(ignore)
         .finally(() => {
-          stopListening();
-          stopServing();
-          calls.port1.close();
-          events.port1.close();
+          server.close();
           remote[releaseProxy]();
           worker.terminate();
         }),

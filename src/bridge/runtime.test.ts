@@ -11,16 +11,17 @@ import type {
   SessionOutcome,
   SessionRequest,
 } from '../sdk/types.js';
-import { serveCalls } from './callServer.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
-import { createPagePort, type PortHost } from './pagePort.js';
+import { PageHostLink, type LinkHost } from './pageHostLink.js';
+import { cloneCodec } from './linkCodecs.js';
+import { portEndpoint } from './linkEndpoint.js';
 import { createBridgeRuntime } from './runtime.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from './testing/scriptedRelay.js';
 import type { BridgeStatus } from './types.js';
-import type { BridgeRuntimeApi, RuntimeConfig } from './workerApi.js';
+import type { BridgeRuntimeApi, PageNotices, RuntimeConfig } from './workerApi.js';
 
-/** The part of a host the page port and the call port use, answering from a script. */
-class ScriptedHost implements PortHost {
+/** The part of a host the host-call link uses, answering from a script. */
+class ScriptedHost implements LinkHost {
   readonly requests: SessionRequest[] = [];
   answer: (request: SessionRequest, hooks: RequestHooks) => Promise<SessionOutcome> = () =>
     Promise.resolve({ ok: true, data: { answered: true } });
@@ -36,6 +37,9 @@ class ScriptedHost implements PortHost {
     return Promise.resolve({ ok: true });
   }
   stopBinding(): void {}
+  onTargetUnregistered(): () => void {
+    return () => undefined;
+  }
   capture(): Promise<CaptureOutcome> {
     return Promise.resolve({ ok: false, error: makeError('target_not_found', 'No such chart.') });
   }
@@ -79,17 +83,18 @@ async function startRuntime(
   const credentials = createMemoryCredentialStore(relay.credential);
   expose(createBridgeRuntime({ webSocket: WebSocket, credentials, random: () => 0 }), channel.port1);
   remote = wrap<BridgeRuntimeApi>(channel.port2);
-  const port = createPagePort(host, {
+  const notices: PageNotices = {
+    catalog: () => host.catalog(),
     status: (status) => statuses.push(status),
     grantProposed: (grant) => proposed.push(grant),
     pairLink: () => undefined,
     attachmentEnded: () => undefined,
-  });
-  serveCalls(host, calls.port1);
+  };
+  new PageHostLink(host, { endpoint: portEndpoint(calls.port1), codec: cloneCodec });
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Demo terminal', environment: 'paper' as const, grant: 'write' as const };
-  const ports = transfer({ calls: calls.port2 }, [calls.port2]);
-  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(port), ports);
+  const ports = transfer({ link: calls.port2 }, [calls.port2]);
+  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(notices), ports);
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe(expectState));
   return { peer: relay.latest!, sessionId: statuses.at(-1)?.sessionId ?? '' };
 }
@@ -137,7 +142,7 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
     });
   });
 
-  it('SPEC §5 cancel crosses the call port and aborts the page-side signal', async () => {
+  it('SPEC §5 cancel crosses the host-call link and aborts the page-side signal', async () => {
     host.answer = (_request, hooks) =>
       new Promise((resolve) => hooks.signal?.addEventListener('abort', () => resolve({ ok: true, data: 'abandoned' })));
     const { peer, sessionId } = await startRuntime();

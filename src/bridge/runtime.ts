@@ -1,23 +1,26 @@
 /**
  * The bridge runtime a page's worker exposes with comlink (SPEC §1): one relay
- * connection with this tab's session, serving requests through the page's
- * call port. It takes its WebSocket and credential store as arguments, so Node
- * tests run it over a real MessageChannel against a real `ws` server.
+ * connection with this tab's session, serving requests through the host-call
+ * link to the page. It takes its WebSocket and credential store as arguments,
+ * so Node tests run it over a real MessageChannel against a real `ws` server.
  */
 import { releaseProxy, type Remote } from 'comlink';
 import type { CatalogDocument, SessionInfo } from '../protocol/index.js';
 import type { BackoffPolicy } from './backoff.js';
-import { CallClient } from './callClient.js';
 import { systemClock, type Clock } from './clock.js';
 import { RelayConnection, type ConnectionStatus } from './connection.js';
 import type { CredentialStore } from './credentialStore.js';
-import { createHostRouter, type HostRouter } from './hostRouter.js';
+import { BridgeHostLink } from './bridgeHostLink.js';
+import { createHostRouter } from './hostRouter.js';
+import { cloneCodec } from './linkCodecs.js';
+import { portEndpoint } from './linkEndpoint.js';
+import { pageDefect } from './pageError.js';
 import type { RelaySession, SessionStatus } from './sessions.js';
 import type { RelaySocketConstructor } from './socket.js';
 import type { ImageEncoder } from './snapshotEncode.js';
 import type { SubscriptionJournal } from './subscriptionJournal.js';
 import type { BridgeStatus } from './types.js';
-import type { BridgeRuntimeApi, PagePort, RuntimeConfig, RuntimePorts } from './workerApi.js';
+import type { BridgeRuntimeApi, PageNotices, RuntimeConfig, RuntimePorts } from './workerApi.js';
 import { WorkerObserver } from './workerObserver.js';
 
 /** What the runtime runs on. */
@@ -45,6 +48,8 @@ export function composeStatus(connection: ConnectionStatus, session: SessionStat
   };
 }
 
+const UNANSWERED = pageDefect('The page did not answer this request; reload the terminal tab.');
+
 function ignore(): undefined {
   // The page port is gone (the tab is closing): no one is left to tell.
   return undefined;
@@ -55,8 +60,7 @@ class PageRuntime {
   readonly connection: RelayConnection;
   readonly session: RelaySession;
   readonly observer: WorkerObserver;
-  readonly calls: CallClient;
-  private readonly router: HostRouter;
+  readonly calls: BridgeHostLink;
   private info: SessionInfo;
   private sessionId: string | null;
   private lastStatus = '';
@@ -65,27 +69,26 @@ class PageRuntime {
     deps: RuntimeDeps,
     config: RuntimeConfig,
     catalog: CatalogDocument,
-    readonly page: Remote<PagePort>,
+    readonly page: Remote<PageNotices>,
     ports: RuntimePorts,
   ) {
     this.info = config.info;
     this.sessionId = config.sessionId ?? null;
     const clock = deps.clock ?? systemClock;
+    this.calls = new BridgeHostLink({
+      endpoint: portEndpoint(ports.link),
+      codec: cloneCodec,
+      onNotice: (message) => this.observer.receive(message),
+      unanswered: UNANSWERED,
+    });
     this.observer = new WorkerObserver({
-      port: page,
+      port: this.calls,
       clock,
       journal: deps.journal,
       encoder: deps.encoder,
       sessionOpen: () => this.session.status().open,
     });
     this.observer.restore(config.sessionId);
-    if (ports.events) this.observer.listen(ports.events);
-    this.calls = new CallClient(ports.calls, (id, progress, total) => this.router.reportProgress(id, progress, total));
-    this.router = createHostRouter(
-      this.calls,
-      () => this.info.environment ?? null,
-      (request, hooks) => this.observer.handle(request, hooks),
-    );
     this.connection = new RelayConnection({
       url: config.relayUrl,
       webSocket: deps.webSocket,
@@ -113,7 +116,11 @@ class PageRuntime {
       sessionId: config.sessionId,
       info: config.info,
       catalog,
-      handler: this.router.handler,
+      handler: createHostRouter(
+        this.calls,
+        () => this.info.environment ?? null,
+        (request, hooks) => this.observer.handle(request, hooks),
+      ),
       onChange: (status) => {
         this.sessionIdChanged(status.sessionId);
         this.emit();
@@ -153,7 +160,7 @@ export function createBridgeRuntime(deps: RuntimeDeps): BridgeRuntimeApi {
       if (starting) throw new Error('The bridge runtime is already started; create a new worker for another session.');
       starting = true;
       // comlink hands a proxy-marked argument over as a Remote of it.
-      const remote = page as unknown as Remote<PagePort>;
+      const remote = page as unknown as Remote<PageNotices>;
       runtime = new PageRuntime(deps, config, await remote.catalog(), remote, ports);
       runtime.emit();
       runtime.connection.start();

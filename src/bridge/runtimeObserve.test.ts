@@ -5,18 +5,19 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { BrowserFrame, SubscribeInput, Target } from '../protocol/index.js';
 import type { Catalog, SessionOutcome } from '../sdk/types.js';
 import { createMemoryCredentialStore } from './credentialStore.js';
-import { EventBatcher } from './eventBatch.js';
+import { PageHostLink, type LinkHost } from './pageHostLink.js';
+import { cloneCodec } from './linkCodecs.js';
+import { portEndpoint } from './linkEndpoint.js';
 import type { BindingSinkEvent, BindingRequest, BindingStart, CaptureOutcome } from './observeTypes.js';
-import { createPagePort, type PortHost } from './pagePort.js';
 import { createBridgeRuntime } from './runtime.js';
 import { createMemorySubscriptionJournal } from './subscriptionJournal.js';
 import { ManualClock } from './testing/manualClock.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from './testing/scriptedRelay.js';
 import type { BridgeStatus } from './types.js';
-import type { BridgeRuntimeApi } from './workerApi.js';
+import type { BridgeRuntimeApi, PageNotices } from './workerApi.js';
 
 /** A host whose bindings the test drives through their sinks. */
-class BindingHost implements PortHost {
+class BindingHost implements LinkHost {
   readonly sinks = new Map<string, (event: BindingSinkEvent) => void>();
   readonly stopped: string[] = [];
   private unregistered: ((target: Target) => void) | null = null;
@@ -66,15 +67,14 @@ afterEach(async () => {
   expect(relay.invalidFrames).toBe(0);
 });
 
-/** A runtime behind a real MessageChannel with its event port, as `connectBridge` wires it. */
+/** A runtime behind a real MessageChannel with its host-call link, as `connectBridge` wires it. */
 async function startRuntime(
   host: BindingHost,
   deps: { journal?: ReturnType<typeof createMemorySubscriptionJournal>; clock?: ManualClock } = {},
 ) {
   const api = new MessageChannel();
-  const events = new MessageChannel();
-  const calls = new MessageChannel();
-  channels.push(api, events, calls);
+  const link = new MessageChannel();
+  channels.push(api, link);
   expose(
     createBridgeRuntime({
       webSocket: WebSocket,
@@ -87,27 +87,23 @@ async function startRuntime(
   const remote = wrap<BridgeRuntimeApi>(api.port2);
   runtimes.push(remote);
   const statuses: BridgeStatus[] = [];
-  const batcher = new EventBatcher(events.port1);
-  host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
-  const port = createPagePort(
-    host,
-    {
-      status: (s) => statuses.push(s),
-      grantProposed: () => undefined,
-      pairLink: () => undefined,
-      attachmentEnded: () => undefined,
-    },
-    batcher,
-  );
+  const server = new PageHostLink(host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
+  const notices: PageNotices = {
+    catalog: () => host.catalog(),
+    status: (s) => statuses.push(s),
+    grantProposed: () => undefined,
+    pairLink: () => undefined,
+    attachmentEnded: () => undefined,
+  };
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Terminal', environment: 'paper' as const, grant: 'write' as const };
   await remote.start(
     { relayUrl, info, agentVersion: 'test', sessionId: 'kept' },
-    proxy(port),
-    transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]),
+    proxy(notices),
+    transfer({ link: link.port2 }, [link.port2]),
   );
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('paired'));
-  return { peer: relay.latest!, batcher };
+  return { peer: relay.latest!, server };
 }
 
 /** Sends one subscribe request and waits for its answer. */
@@ -138,13 +134,13 @@ const startInput: SubscribeInput = {
 describe('SPEC §7 subscriptions served by the worker over a real MessageChannel', () => {
   it('events emitted on the page arrive in batches and are polled over the relay with sequences, drops and receipt times', async () => {
     const host = new BindingHost();
-    const { peer, batcher } = await startRuntime(host);
+    const { peer, server } = await startRuntime(host);
     const started = await subscribe(peer, startInput);
     if (!started.ok) throw new Error(started.error.code);
     const subscriptionId = String(started.data['subscriptionId']);
     for (let i = 1; i <= 1000; i++) host.sinks.get(i % 2 ? 'q' : 't')?.({ bindingId: 'x', payload: { i } });
     host.sinks.get('q')?.({ bindingId: 'q', dropped: 'oversized' });
-    batcher.flush();
+    server.flushEvents();
     await vi.waitFor(async () => {
       const polled = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 995 });
       // The window ends at the last returned event (1000): the drop at 1001 is the next poll's.

@@ -4,7 +4,7 @@
  * to fit the limits, reports progress after capture and after encode, and
  * answers with the data and the base64 image. The bitmap is always closed.
  */
-import { makeError, type Operation, type RelayLimits, type SnapshotData } from '../protocol/index.js';
+import { limitExceeded, makeError, type Operation, type RelayLimits, type SnapshotData } from '../protocol/index.js';
 import type { RelayOutcome } from './frames.js';
 import type { CaptureOutcome, ObservePort } from './observeTypes.js';
 import { encodeWithin, offscreenEncoder, toBase64, type ImageEncoder } from './snapshotEncode.js';
@@ -79,14 +79,7 @@ async function encodeCapture(
     limits.snapshotBytes,
   );
   if (fitted === null) {
-    const max = limits.snapshotBytes;
-    return failed(
-      makeError(
-        'limit_exceeded',
-        'The capture could not be encoded small enough: ask for a smaller maxWidth/maxHeight.',
-        { details: { limit: 'snapshotBytes', max } },
-      ),
-    );
+    return failed(limitExceeded('snapshotBytes', limits.snapshotBytes));
   }
   progress(2, SNAPSHOT_STEPS);
   const data: SnapshotData = {

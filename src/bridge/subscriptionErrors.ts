@@ -2,7 +2,7 @@
  * The errors subscriptions answer with (SPEC §4, §7); each message names the
  * next step.
  */
-import { makeError, type ErrorObject, type ReportedLimit } from '../protocol/index.js';
+import { makeError, type ErrorObject } from '../protocol/index.js';
 
 /** An id this attachment does not own, or one long gone. */
 export function subscriptionNotFound(): ErrorObject {
@@ -10,11 +10,6 @@ export function subscriptionNotFound(): ErrorObject {
     'subscription_not_found',
     'No subscription of this connection has that id: call tradescript_subscribe with action "list" to see yours.',
   );
-}
-
-/** A limit of SPEC §6. */
-export function limitExceeded(limit: ReportedLimit, max: number, step: string): ErrorObject {
-  return makeError('limit_exceeded', `Over the ${limit} limit of ${max}: ${step}`, { details: { limit, max } });
 }
 
 /** Two bindings of one start share an id. */

@@ -7,6 +7,7 @@
 import {
   TOMBSTONES_KEPT,
   TOMBSTONE_TTL_MS,
+  limitExceeded,
   targetKey,
   type StopReason,
   type SubscribeInput,
@@ -15,13 +16,7 @@ import {
 import type { RelayOutcome } from './frames.js';
 import type { BindingStart, ObserveContext, ObservePort } from './observeTypes.js';
 import { Subscription, type SubscriptionInit } from './subscription.js';
-import {
-  duplicateBinding,
-  limitExceeded,
-  pageUnavailable,
-  startOvertaken,
-  subscriptionNotFound,
-} from './subscriptionErrors.js';
+import { duplicateBinding, pageUnavailable, startOvertaken, subscriptionNotFound } from './subscriptionErrors.js';
 
 type StartInput = Extract<SubscribeInput, { action: 'start' }>;
 type PollInput = Extract<SubscribeInput, { action: 'poll' }>;
@@ -146,7 +141,7 @@ export class SubscriptionRegistry {
     if (input.bindings.length > limits.bindingsPerSubscription) {
       return {
         ok: false,
-        error: limitExceeded('bindingsPerSubscription', limits.bindingsPerSubscription, 'start fewer bindings.'),
+        error: limitExceeded('bindingsPerSubscription', limits.bindingsPerSubscription),
       };
     }
     const seen = new Set<string>();
@@ -156,8 +151,7 @@ export class SubscriptionRegistry {
     }
     const active = [...this.subs.values()].filter((s) => s.init.sessionId === ctx.sessionId && s.state !== 'stopped');
     if (active.length >= limits.subscriptionsPerSession) {
-      const step = 'stop one of yours first (tombstones do not count).';
-      return { ok: false, error: limitExceeded('subscriptionsPerSession', limits.subscriptionsPerSession, step) };
+      return { ok: false, error: limitExceeded('subscriptionsPerSession', limits.subscriptionsPerSession) };
     }
     const sub = new Subscription({
       subscriptionId: this.newId(),
@@ -216,7 +210,7 @@ export class SubscriptionRegistry {
     if (input.limit !== undefined && input.limit > max) {
       return {
         ok: false,
-        error: limitExceeded('eventsPerPoll', max, 'poll with a smaller limit and page on with afterSequence.'),
+        error: limitExceeded('eventsPerPoll', max),
       };
     }
     return ok(sub.poll(input.afterSequence, input.limit ?? max));

@@ -1,16 +1,14 @@
 /**
  * The contract between a page and its bridge worker: what the worker exposes
- * with comlink, what the page hands it (as one `comlink.proxy`), and the two
- * MessagePorts it transfers at start: the call port, on which every request
- * for the host SDK and its answer travel as plain messages (`callPort.ts`),
- * and the event port of subscriptions (`eventBatch.ts`). Comlink carries only
- * what is not per call: start, status, catalog, bindings and captures.
+ * with comlink, what the page hands it (as one `comlink.proxy`), and the
+ * MessagePort it transfers at start: the host-call link (`hostLink.ts` in
+ * src/protocol), on which every request, binding and capture for the host SDK,
+ * their answers and the binding events travel as plain messages. Comlink
+ * carries only what is not per call: start, status and the catalog.
  */
 import type { ProxyMarked } from 'comlink';
 import type { CatalogDocument, Grant, SessionInfo } from '../protocol/index.js';
-import type { CallPortEnd, CallPortRequest } from './callPort.js';
-import type { EventPortReceiver } from './eventBatch.js';
-import type { ObservePort } from './observeTypes.js';
+import type { PortLike } from './linkEndpoint.js';
 import type { BridgeStatus, PairLinkResult } from './types.js';
 
 /** How the worker connects. */
@@ -28,12 +26,8 @@ export interface RuntimeConfig {
   agentVersion: string;
 }
 
-/**
- * What the page offers the worker (passed once, through `comlink.proxy`): the
- * binding and capture calls of subscriptions and snapshots, which the worker
- * serves itself, and the page's status callbacks.
- */
-export interface PagePort extends ObservePort {
+/** What the page offers the worker (passed once, through `comlink.proxy`): its catalog and status callbacks. */
+export interface PageNotices {
   /** The host's installed vocabulary. */
   catalog(): CatalogDocument;
   /** Every change of the bridge's status. */
@@ -46,18 +40,16 @@ export interface PagePort extends ObservePort {
   attachmentEnded(attachmentId: string): void;
 }
 
-/** The ports the page transfers to the worker at start. */
+/** The port the page transfers to the worker at start. */
 export interface RuntimePorts {
-  /** Requests for the host SDK, their answers and progress (see `callPort.ts`). */
-  calls: CallPortEnd<CallPortRequest>;
-  /** Subscription events in batches; without it, no binding's event reaches its subscription. */
-  events?: EventPortReceiver;
+  /** The host-call link: requests, bindings and captures for the host SDK, their answers, binding events. */
+  link: PortLike;
 }
 
 /** What the bridge worker exposes (SPEC §1). */
 export interface BridgeRuntimeApi {
-  /** Connects, opens this tab's session and serves its requests through the call port. */
-  start(config: RuntimeConfig, page: PagePort & ProxyMarked, ports: RuntimePorts): Promise<void>;
+  /** Connects, opens this tab's session and serves its requests through the host-call link. */
+  start(config: RuntimeConfig, page: PageNotices & ProxyMarked, ports: RuntimePorts): Promise<void>;
   /** Re-sends the session's info and catalog (after a grant or title change). */
   updateInfo(info: SessionInfo, catalog: CatalogDocument): void;
   /** Offers a pairing code (typed in, or from a pairing link). */

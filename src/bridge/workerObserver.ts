@@ -1,12 +1,12 @@
 /**
  * Subscriptions and snapshots of one page runtime, in the bridge worker
- * (SPEC §7, §8): the registry and its rings, the event port the page's
- * bindings post to, the journal that turns a restart into `bridge-restarted`
+ * (SPEC §7, §8): the registry and its rings, fed by the binding events the
+ * page posts on the host-call link, the journal that turns a restart into `bridge-restarted`
  * tombstones, and the snapshot encoder.
  */
-import { TargetSchema, type RequestFrame, type Target } from '../protocol/index.js';
+import type { RequestFrame, Target } from '../protocol/index.js';
 import type { Clock, TimerHandle } from './clock.js';
-import type { EventPortMessage, EventPortReceiver } from './eventBatch.js';
+import type { EventPortMessage } from './eventBatch.js';
 import type { RelayOutcome } from './frames.js';
 import type { ObservePort } from './observeTypes.js';
 import { OrphanWatch } from './orphanWatch.js';
@@ -32,18 +32,6 @@ export interface ObserverDeps {
   sessionOpen?: () => boolean;
 }
 
-/** Reads one event-port message; anything else is ignored (the port is ours, but still a boundary). */
-export function readEventPortMessage(data: unknown): EventPortMessage | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const message = data as Record<string, unknown>;
-  if (message['t'] === 'events') {
-    const { h, p } = message;
-    return Array.isArray(h) && Array.isArray(p) && h.length === p.length ? { t: 'events', h, p } : null;
-  }
-  const target = message['t'] === 'targetUnregistered' ? TargetSchema.safeParse(message['target']) : null;
-  return target?.success ? { t: 'targetUnregistered', target: target.data } : null;
-}
-
 function toStored(sub: Subscription): StoredSubscription {
   const { subscriptionId, attachmentId, target, bindings, startedAtMs } = sub.init;
   const stored: StoredSubscription = {
@@ -65,7 +53,6 @@ export class WorkerObserver {
   private readonly dirty = new Set<string>();
   private saveTimer: TimerHandle | null = null;
   private restored: Promise<void> = Promise.resolve();
-  private events: EventPortReceiver | null = null;
   private readonly orphans: OrphanWatch;
 
   constructor(private readonly deps: ObserverDeps) {
@@ -82,18 +69,10 @@ export class WorkerObserver {
     });
   }
 
-  /** Listens to the page's event port. */
-  listen(events: EventPortReceiver): void {
-    this.events = events;
-    events.addEventListener('message', (event) => this.receive(event.data));
-    events.start?.();
-  }
-
-  /** Applies one event-port message. */
-  receive(data: unknown): void {
-    const message = readEventPortMessage(data);
-    if (message?.t === 'events') this.registry.receive(message.h, message.p, this.deps.clock.now());
-    else if (message?.t === 'targetUnregistered') this.registry.targetUnregistered(message.target);
+  /** Applies one batch of binding events, or a target's unregistration, from the page (parsed by the link). */
+  receive(message: EventPortMessage): void {
+    if (message.t === 'events') this.registry.receive(message.h, message.p, this.deps.clock.now());
+    else this.registry.targetUnregistered(message.target);
   }
 
   /** Loads what an earlier worker of this tab's session left; its active subscriptions become `bridge-restarted`. */
@@ -139,7 +118,7 @@ export class WorkerObserver {
     this.orphans.listedNow(attachmentIds);
   }
 
-  /** The SDK unregistered a target (also reachable through the event port). */
+  /** The SDK unregistered a target (also reachable through the host-call link). */
   targetUnregistered(target: Target): void {
     this.registry.targetUnregistered(target);
   }
@@ -148,8 +127,6 @@ export class WorkerObserver {
   close(): void {
     this.orphans.close();
     this.registry.sessionClosed();
-    this.events?.close?.();
-    this.events = null;
     this.flush();
   }
 

@@ -4,7 +4,7 @@
  * on message text.
  */
 import * as z from 'zod/mini';
-import { REPORTED_LIMITS } from './limits.js';
+import { REPORTED_LIMITS, type ReportedLimit } from './limits.js';
 import { TargetSchema } from './target.js';
 
 /** What the agent may do next. */
@@ -59,22 +59,6 @@ export const ERROR_CODES = Object.keys(ERROR_RETRY) as [ErrorCode, ...ErrorCode[
 
 /** A stable error code, as a schema. */
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
-
-/** Broker-level codes that mean "refused before acceptance" (SPEC §5): a reuse may try again. */
-export const DEFINITE_REFUSAL_CODES = [
-  'authentication_required',
-  'authorization_expired',
-  'authentication_failed',
-  'rate_limited',
-] as const satisfies readonly ErrorCode[];
-
-/** Codes a read-class call is retried on automatically (SPEC §5), at most 3 attempts. */
-export const READ_RETRY_CODES = [
-  'service_unavailable',
-  'rate_limited',
-  'transport_error',
-  'invalid_broker_response',
-] as const satisfies readonly ErrorCode[];
 
 /** One diagnostic of `invalid_input` (SPEC §4). */
 export const ValidationIssueSchema = z.strictObject({
@@ -207,4 +191,36 @@ export class TradescriptError extends Error {
 /** Throws a {@link TradescriptError} built by {@link makeError}. */
 export function fail(code: ErrorCode, message: string, extras: ErrorExtras = {}): never {
   throw new TradescriptError(makeError(code, message, extras));
+}
+
+const ASK_FOR_LESS = 'ask for less (filters, a smaller limit, a narrower target).';
+const SMALLER_IMAGE = 'ask for a smaller maxWidth/maxHeight.';
+
+/** What a caller does instead when it meets a limit (SPEC §6), the next step of every `limit_exceeded`. */
+const LIMIT_NEXT_STEPS: Record<ReportedLimit, string> = {
+  batchCalls: 'split the calls into several batches.',
+  callArgs: 'pass at most that many positional arguments per call.',
+  resultBytes: ASK_FOR_LESS,
+  snapshotPixels: SMALLER_IMAGE,
+  snapshotBytes: SMALLER_IMAGE,
+  subscriptionsPerSession: 'stop one of yours first (tombstones do not count).',
+  bindingsPerSubscription: 'start fewer bindings.',
+  eventsPerPoll: 'poll with a smaller limit and page on with afterSequence.',
+  jsonDepth: ASK_FOR_LESS,
+  stringLength: ASK_FOR_LESS,
+};
+
+/**
+ * `limit_exceeded` naming the limit and its value (SPEC §6), the one builder both
+ * sides of every seam use: the server for requests and answers, the page for
+ * results, batches and subscriptions. `nextStep` replaces the limit's usual next
+ * step where the caller knows better (a request nested too deeply is fixed by the
+ * caller's arguments, not by asking for less).
+ */
+export function limitExceeded(
+  limit: ReportedLimit,
+  max: number,
+  nextStep: string = LIMIT_NEXT_STEPS[limit],
+): ErrorObject {
+  return makeError('limit_exceeded', `Over the ${limit} limit (${max}): ${nextStep}`, { details: { limit, max } });
 }

@@ -10,19 +10,17 @@ import {
 import { DEFAULT_LIMITS } from './limits.js';
 import { relayLimitsOf } from './relay.js';
 
-const limits = relayLimitsOf(DEFAULT_LIMITS);
-const request = (op: unknown) => ({
-  t: 'request',
-  request: {
-    id: 'r1',
+const scope = {
+  t: 'scope',
+  key: 1,
+  scope: {
     sessionId: 's_1',
     attachment: { attachmentId: 'a', namespace: 'n', clientName: 'c' },
     adapter: { maxAccess: 'write', allowControls: null },
-    limits,
-    deadlineMs: 30_000,
-    op,
+    limits: relayLimitsOf(DEFAULT_LIMITS),
   },
-});
+};
+const request = (op: unknown) => ({ t: 'call', id: 'r1', key: 1, deadlineMs: 30_000, op });
 
 describe('SPEC §10 the extension link’s messages are parsed at every hop', () => {
   it('the window handshake is tagged and versioned; anything else is not a handshake', () => {
@@ -34,6 +32,7 @@ describe('SPEC §10 the extension link’s messages are parsed at every hop', ()
   });
 
   it('the page is asked only for what its SDK answers: never a subscription or a snapshot', () => {
+    expect(ExtensionMessageSchema.safeParse(scope).success).toBe(true);
     expect(ExtensionMessageSchema.safeParse(request({ kind: 'context', target: { scope: 'session' } })).success).toBe(
       true,
     );

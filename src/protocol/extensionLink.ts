@@ -7,18 +7,17 @@
  */
 import * as z from 'zod/mini';
 import { EnvironmentSchema } from './envelope.js';
-import { ErrorObjectSchema } from './errors.js';
-import { AdapterMaximumSchema, GrantSchema } from './policy.js';
-import { CatalogSchema, OperationSchema, RelayLimitsSchema, RequestAttachmentSchema } from './relay.js';
+import { HOST_LINK_ANSWERS, HOST_LINK_CALLS } from './hostLink.js';
+import { GrantSchema } from './policy.js';
+import { CatalogSchema } from './relay.js';
 import { AttachmentSummarySchema, SessionInfoSchema } from './resources.js';
-import { IdSchema, TargetSchema } from './target.js';
+import { IdSchema } from './target.js';
 
 /** Version of the page ↔ extension link; a page and an extension of different versions do not link. */
 export const EXTENSION_LINK_VERSION = 1;
 /** Tag of every `window` message of the handshake, so unrelated page messages are told apart at once. */
 export const EXTENSION_LINK_TAG = 'tradescript.extensionLink';
 
-const LinkIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 /** A site origin as the extension grants it: `http(s)://host[:port]`, no path. */
 export const SiteOriginSchema = z
   .string()
@@ -56,34 +55,6 @@ export type HandshakeMessage = z.infer<typeof HandshakeMessageSchema>;
 
 // ---------------------------------------------------------------- link: extension → page
 
-/** What the service worker asks the page's host SDK to run (context, list, call, batch). */
-export const LinkRequestSchema = z.strictObject({
-  id: LinkIdSchema,
-  sessionId: IdSchema,
-  attachment: RequestAttachmentSchema,
-  adapter: AdapterMaximumSchema,
-  limits: RelayLimitsSchema,
-  deadlineMs: z.int().check(z.positive()),
-  op: OperationSchema.check(
-    z.refine((op) => op.kind !== 'subscribe' && op.kind !== 'snapshot', {
-      message: 'subscriptions and snapshots are served by the extension, not the page',
-    }),
-  ),
-});
-
-/** One binding the service worker starts on the page (SPEC §7). */
-export const LinkBindingRequestSchema = z.strictObject({
-  sessionId: IdSchema,
-  subscriptionId: IdSchema,
-  bindingId: IdSchema,
-  channelId: IdSchema,
-  target: TargetSchema,
-  options: z.unknown(),
-  attachment: RequestAttachmentSchema,
-  bindingIndex: z.optional(z.int().check(z.nonnegative())),
-  limits: z.optional(z.pick(RelayLimitsSchema, { jsonDepth: true, stringLength: true })),
-});
-
 /** How the bridge stands, as the page may show it (never the credential or the relay address). */
 export const LinkStatusSchema = z.strictObject({
   state: z.enum(['disconnected', 'connecting', 'pairing', 'paired', 'unpaired']),
@@ -95,24 +66,13 @@ export const LinkStatusSchema = z.strictObject({
 /** How the bridge stands, as the page may show it. */
 export type LinkStatus = z.infer<typeof LinkStatusSchema>;
 
-/** Extension → page. `reset` comes from the content script: the service worker restarted, begin again. */
+/**
+ * Extension → page: the host calls (`hostLink.ts`) and the extension's own
+ * notices. `reset` comes from the content script: the service worker
+ * restarted, begin again.
+ */
 export const ExtensionMessageSchema = z.discriminatedUnion('t', [
-  z.strictObject({ t: z.literal('request'), request: LinkRequestSchema }),
-  z.strictObject({ t: z.literal('cancel'), id: LinkIdSchema }),
-  z.strictObject({
-    t: z.literal('startBinding'),
-    id: LinkIdSchema,
-    handle: z.int().check(z.positive()),
-    request: LinkBindingRequestSchema,
-  }),
-  z.strictObject({ t: z.literal('stopBinding'), subscriptionId: IdSchema, bindingId: IdSchema }),
-  z.strictObject({
-    t: z.literal('capture'),
-    id: LinkIdSchema,
-    target: TargetSchema,
-    maxPixels: z.int().check(z.positive()),
-  }),
-  z.strictObject({ t: z.literal('locate'), id: LinkIdSchema, target: TargetSchema }),
+  ...HOST_LINK_CALLS,
   z.strictObject({ t: z.literal('grant'), grant: GrantSchema }),
   z.strictObject({ t: z.literal('status'), status: LinkStatusSchema }),
   z.strictObject({ t: z.literal('reset') }),
@@ -122,70 +82,12 @@ export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
 
 // ---------------------------------------------------------------- link: page → extension
 
-const OutcomeErrorSchema = z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema });
-
-/** What the host SDK answered. */
-export const LinkOutcomeSchema = z.discriminatedUnion('ok', [
-  z.strictObject({ ok: z.literal(true), data: z.unknown() }),
-  OutcomeErrorSchema,
-]);
-
-/** A capture as it crosses JSON-only `chrome.runtime` messaging: a lossless PNG. */
-export const LinkCaptureSchema = z.discriminatedUnion('ok', [
-  z.strictObject({
-    ok: z.literal(true),
-    /** Base64 PNG of the (possibly pre-scaled) bitmap; 12 MB of pixels stays far below this bound. */
-    png: z.string().check(z.maxLength(48 * 1024 * 1024)),
-    /** The target's full-resolution size. */
-    width: z.int().check(z.positive()),
-    height: z.int().check(z.positive()),
-  }),
-  OutcomeErrorSchema,
-]);
-
-const RectSchema = z.strictObject({
-  x: z.number(),
-  y: z.number(),
-  width: z.number().check(z.nonnegative()),
-  height: z.number().check(z.nonnegative()),
-});
-
-/** Where a target shows in the viewport, for the visible-tab capture (SPEC §8 "In the extension"). */
-export const LinkViewSchema = z.strictObject({
-  rect: RectSchema,
-  viewport: z.strictObject({ width: z.number().check(z.positive()), height: z.number().check(z.positive()) }),
-  devicePixelRatio: z.number().check(z.positive()),
-  visible: z.boolean(),
-});
-/** Where a target shows in the viewport. */
-export type LinkView = z.infer<typeof LinkViewSchema>;
-
-/** Page → extension. */
+/** Page → extension: the host's answers and events (`hostLink.ts`), and its session. */
 export const PageMessageSchema = z.discriminatedUnion('t', [
+  ...HOST_LINK_ANSWERS,
   /** The page's session, sent on link and after every `reset`. */
   z.strictObject({ t: z.literal('attach'), info: SessionInfoSchema, catalog: CatalogSchema }),
   z.strictObject({ t: z.literal('update'), info: SessionInfoSchema, catalog: CatalogSchema }),
-  z.strictObject({ t: z.literal('result'), id: LinkIdSchema, outcome: LinkOutcomeSchema }),
-  z.strictObject({
-    t: z.literal('progress'),
-    id: LinkIdSchema,
-    progress: z.number().check(z.nonnegative()),
-    total: z.optional(z.number().check(z.nonnegative())),
-  }),
-  z.strictObject({
-    t: z.literal('bindingStarted'),
-    id: LinkIdSchema,
-    outcome: z.union([z.strictObject({ ok: z.literal(true) }), OutcomeErrorSchema]),
-  }),
-  z.strictObject({ t: z.literal('captured'), id: LinkIdSchema, outcome: LinkCaptureSchema }),
-  z.strictObject({ t: z.literal('located'), id: LinkIdSchema, view: z.nullable(LinkViewSchema) }),
-  /** Binding events in a batch (see the bridge's eventBatch.ts): a negative handle is a dropped event. */
-  z.strictObject({
-    t: z.literal('events'),
-    h: z.array(z.int()).check(z.maxLength(4096)),
-    p: z.array(z.unknown()).check(z.maxLength(4096)),
-  }),
-  z.strictObject({ t: z.literal('targetUnregistered'), target: TargetSchema }),
 ]);
 /** Page → extension. */
 export type PageMessage = z.infer<typeof PageMessageSchema>;

@@ -35,8 +35,3 @@ export function targetKey(target: Target): string {
       return `widget:${target.widgetId}`;
   }
 }
-
-/** True when two targets name the same surface. */
-export function sameTarget(a: Target, b: Target): boolean {
-  return targetKey(a) === targetKey(b);
-}

@@ -6,15 +6,14 @@
  * and the rest are skipped with `response-size-limit`.
  */
 import {
+  ENVELOPE_RESERVE_BYTES,
   jsonByteLength,
+  shrinkOutcome,
   type BatchData,
   type BatchOutcome,
-  type ErrorObject,
   type RelayCall,
 } from '../protocol/index.js';
 import type { CallEnv, CallOutcome } from './core.js';
-import { ENVELOPE_RESERVE_BYTES, limitExceeded } from './limits.js';
-import { compactReceipt } from './receipts.js';
 
 /** Space kept free before each next call: room for its compact receipt or its error. */
 export const CALL_RESERVE_BYTES = 4096;
@@ -26,22 +25,6 @@ function toOutcome(index: number, outcome: CallOutcome): BatchOutcome {
   return outcome.ok
     ? { index, status: 'fulfilled', receipt: outcome.receipt }
     : { index, status: 'rejected', error: outcome.error };
-}
-
-function withoutResult(error: ErrorObject): ErrorObject {
-  if (!error.details || error.details.result === undefined) return error;
-  const { result: _result, ...details } = error.details;
-  return { ...error, details };
-}
-
-/** The smaller form of an outcome that did not fit: evidence stays, bulk goes. */
-function shrink(entry: BatchOutcome, limits: CallEnv['limits']): BatchOutcome {
-  if (entry.status === 'fulfilled') {
-    if (entry.receipt.mutation) return { ...entry, receipt: compactReceipt(entry.receipt) };
-    return { index: entry.index, status: 'rejected', error: limitExceeded('resultBytes', limits.resultBytes) };
-  }
-  if (entry.status === 'rejected') return { ...entry, error: withoutResult(entry.error) };
-  return entry;
 }
 
 function entryBytes(entry: BatchOutcome): number {
@@ -77,7 +60,7 @@ export async function runBatch({ calls, stopOnError, limits, run, progress }: Ba
     }
     let entry = toOutcome(index, await run(call));
     if (entryBytes(entry) > room) {
-      entry = shrink(entry, limits);
+      entry = shrinkOutcome(entry, limits.resultBytes);
       stop = 'response-size-limit';
     }
     outcomes.push(entry);

@@ -5,6 +5,7 @@
  */
 import {
   checkJsonShape,
+  limitExceeded,
   makeError,
   narrowest,
   type AdapterMaximum,
@@ -18,7 +19,7 @@ import {
 } from '../protocol/index.js';
 import { isRenderable } from './capture/capture.js';
 import type { HostCore } from './core.js';
-import { fitsIn, limitExceeded } from './limits.js';
+import { fitsIn } from './limits.js';
 import { redactJson } from './redact.js';
 import type { RevisionStore } from './revisions.js';
 import type { TargetEntry } from './targets.js';

@@ -3,7 +3,7 @@
  * targets, mounted controllers, revisions, the person's grant and the operation
  * ledger, and answers the bridge runtime's requests without ever throwing.
  */
-import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, makeError, type Grant } from '../protocol/index.js';
+import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, limitExceeded, makeError, type Grant } from '../protocol/index.js';
 import { runBatch } from './batch.js';
 import { ChannelHub } from './channels/channelHub.js';
 import { readContext } from './context.js';
@@ -98,13 +98,7 @@ async function answerBatch(
   env: CallEnv,
 ): Promise<SessionOutcome> {
   const max = request.limits.batchCalls;
-  if (op.calls.length > max) {
-    const details = { limit: 'batchCalls' as const, max };
-    return {
-      ok: false,
-      error: makeError('limit_exceeded', `A batch takes at most ${max} calls; split it.`, { details }),
-    };
-  }
+  if (op.calls.length > max) return { ok: false, error: limitExceeded('batchCalls', max) };
   const data = await runBatch({
     calls: op.calls,
     stopOnError: op.stopOnError,

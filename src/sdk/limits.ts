@@ -7,17 +7,14 @@
 import * as z from 'zod/mini';
 import {
   checkResultShape,
+  ENVELOPE_RESERVE_BYTES,
+  fitReceipt,
   jsonByteLength,
-  makeError,
   type CallReceipt,
   type ErrorObject,
   type RelayLimits,
-  type ReportedLimit,
 } from '../protocol/index.js';
 import { redactJson } from './redact.js';
-
-/** Bytes kept free for the envelope around a receipt (`meta`, keys). */
-export const ENVELOPE_RESERVE_BYTES = 512;
 
 /** A control's result, checked and made ready to travel. */
 export type PreparedResult =
@@ -62,16 +59,14 @@ export function fitsIn(value: unknown, bytes: number): boolean {
   return jsonByteLength(value) + ENVELOPE_RESERVE_BYTES <= bytes;
 }
 
-/** True when a receipt fits the result limit. */
-export function receiptFits(receipt: CallReceipt, limits: RelayLimits): boolean {
-  return fitsIn(receipt, limits.resultBytes);
-}
-
-/** `limit_exceeded` naming the limit and its value. */
-export function limitExceeded(limit: ReportedLimit, max: number, message?: string): ErrorObject {
-  return makeError(
-    'limit_exceeded',
-    message ?? `The answer exceeds the ${limit} limit (${max}); ask for less and call again.`,
-    { details: { limit, max } },
-  );
+/**
+ * A receipt held to the result limit with room for its envelope: the page's
+ * use of the one fit rule (`fitReceipt`: a mutation compact, a read
+ * `limit_exceeded`).
+ */
+export function fitResultLimit(
+  receipt: CallReceipt,
+  limits: Pick<RelayLimits, 'resultBytes'>,
+): { ok: true; receipt: CallReceipt } | { ok: false; error: ErrorObject } {
+  return fitReceipt(receipt, limits.resultBytes - ENVELOPE_RESERVE_BYTES, limits.resultBytes);
 }

@@ -2,7 +2,7 @@
  * Call receipts (SPEC §3): the identity and evidence of one dispatched call,
  * and the receipt without result that errors carry in `details.receipt`.
  */
-import type { CallReceipt, ErrorReceipt, ResultOmitted, Revisions, Target } from '../protocol/index.js';
+import type { CallReceipt, ErrorReceipt, Revisions, Target } from '../protocol/index.js';
 
 /** What is known about a call from the moment it is dispatched. */
 export interface DispatchFrame {
@@ -52,9 +52,4 @@ export function errorReceipt(frame: DispatchFrame, revisionsAfter: Revisions, no
 export function receiptFromErrorReceipt(receipt: ErrorReceipt, result: unknown): CallReceipt {
   const { dispatchedAt: _dispatchedAt, ...rest } = receipt;
   return { ...rest, result };
-}
-
-/** A receipt whose result did not fit (`limit`): identity, revisions and mutation evidence stay. */
-export function compactReceipt(receipt: CallReceipt, limit: ResultOmitted['limit'] = 'resultBytes'): CallReceipt {
-  return { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit } };
 }

@@ -4,13 +4,13 @@
  * a definite refusal allows a new attempt; an uncertain one stays uncertain
  * until the mount's reconciliation proves what happened.
  */
-import type { CallReceipt, ErrorObject, ErrorReceipt } from '../protocol/index.js';
+import { compactReceipt, type CallReceipt, type ErrorObject, type ErrorReceipt } from '../protocol/index.js';
 import { controlFailed, uncertainExecution } from './brokerErrors.js';
 import type { CallEnv, CallOutcome, HostCore } from './core.js';
 import { settle } from './deadline.js';
 import type { LedgerEntry, LedgerOutcome } from './ledger/operationLedger.js';
-import { prepareResult, receiptFits } from './limits.js';
-import { compactReceipt, isoTime, receiptFromErrorReceipt } from './receipts.js';
+import { fitResultLimit, prepareResult } from './limits.js';
+import { isoTime, receiptFromErrorReceipt } from './receipts.js';
 import { redactString } from './redact.js';
 import { dispatchArgs, type ResolvedCall } from './validation.js';
 import type { Reconciliation } from './types.js';
@@ -41,7 +41,8 @@ function happened(r: ResolvedCall, env: CallEnv, receipt: ErrorReceipt, raw: unk
     reconciled: true,
   };
   if (!prepared.ok && prepared.problem === 'shape') return compactReceipt(full, prepared.limit);
-  return receiptFits(full, env.limits) ? full : compactReceipt(full);
+  const fitted = fitResultLimit(full, env.limits);
+  return fitted.ok ? fitted.receipt : compactReceipt(full);
 }
 
 function notHappened(receipt: ErrorReceipt): ErrorObject {

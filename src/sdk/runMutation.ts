@@ -4,15 +4,15 @@
  * outcome. Nothing here ever dispatches twice; a deadline or a lost answer
  * after dispatch is `uncertain_execution`.
  */
-import { makeError, targetKey } from '../protocol/index.js';
+import { compactReceipt, makeError, targetKey } from '../protocol/index.js';
 import { mapFailure, mutationFailureState, uncertainExecution } from './brokerErrors.js';
 import type { CallEnv, CallOutcome, HostCore } from './core.js';
 import { neverAborted, settle, type Settled } from './deadline.js';
 import { currentRevisions, domainsOf, invoker, notDispatched, startFrame } from './invocation.js';
 import type { KeyedLock } from './keyedLock.js';
 import type { LedgerEntry, LedgerState } from './ledger/operationLedger.js';
-import { prepareResult, receiptFits } from './limits.js';
-import { callReceipt, compactReceipt, errorReceipt, isoTime, type DispatchFrame } from './receipts.js';
+import { fitResultLimit, prepareResult } from './limits.js';
+import { callReceipt, errorReceipt, isoTime, type DispatchFrame } from './receipts.js';
 import { checkRevisions } from './revisionCheck.js';
 import { bumpUntouched, trackBumps, type TrackingRevisionHandle } from './revisions.js';
 import type { ResolvedCall } from './validation.js';
@@ -42,8 +42,8 @@ function succeeded(core: HostCore, env: CallEnv, r: ResolvedCall, frame: Dispatc
   // The mutation happened: a result over a limit is left out, never turned into an error that hides it.
   if (!prepared.ok)
     return { outcome: { ok: true, receipt: compactReceipt(receipt, prepared.limit) }, state: 'completed' };
-  const fits = receiptFits(receipt, env.limits);
-  return { outcome: { ok: true, receipt: fits ? receipt : compactReceipt(receipt) }, state: 'completed' };
+  const fitted = fitResultLimit(receipt, env.limits);
+  return { outcome: fitted.ok ? fitted : { ok: true, receipt: compactReceipt(receipt) }, state: 'completed' };
 }
 
 function settleOutcome(

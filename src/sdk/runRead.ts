@@ -7,7 +7,8 @@ import type { CallEnv, CallOutcome, HostCore } from './core.js';
 import { anySignal, settle, type Settled } from './deadline.js';
 import { controlFailed, isRetryableReadFailure, mapFailure } from './brokerErrors.js';
 import { currentRevisions, invoker, startFrame } from './invocation.js';
-import { limitExceeded, prepareResult, receiptFits } from './limits.js';
+import { limitExceeded } from '../protocol/index.js';
+import { fitResultLimit, prepareResult } from './limits.js';
 import { callReceipt, errorReceipt, type DispatchFrame } from './receipts.js';
 import { withReadRetry, type AttemptResult } from './retry.js';
 import type { ResolvedCall } from './validation.js';
@@ -22,11 +23,7 @@ function finishRead(core: HostCore, env: CallEnv, r: ResolvedCall, frame: Dispat
     return { ok: false, error: controlFailed(errorReceipt(frame, after, now), message) };
   }
   if (!prepared.ok) return { ok: false, error: limitExceeded(prepared.limit, prepared.max) };
-  const receipt = callReceipt(frame, after, now, prepared.value);
-  if (!receiptFits(receipt, env.limits)) {
-    return { ok: false, error: limitExceeded('resultBytes', env.limits.resultBytes) };
-  }
-  return { ok: true, receipt };
+  return fitResultLimit(callReceipt(frame, after, now, prepared.value), env.limits);
 }
 
 function attemptResult(

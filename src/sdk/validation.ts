@@ -5,6 +5,7 @@
  */
 import {
   boundDiagnostics,
+  limitExceeded,
   parseWithDiagnostics,
   makeError,
   type ErrorObject,
@@ -13,7 +14,6 @@ import {
   type ValidationIssue,
 } from '../protocol/index.js';
 import type { ControlSpec, ControllerDeclaration } from './declare.js';
-import { limitExceeded } from './limits.js';
 import type { Mount, TargetEntry, TargetRegistry } from './targets.js';
 
 /** A call whose target and control are known and whose arguments passed their schemas. */

@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expose, proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createMemoryCredentialStore } from '../bridge/credentialStore.js';
-import { EventBatcher } from '../bridge/eventBatch.js';
-import { serveCalls } from '../bridge/callServer.js';
-import { createPagePort } from '../bridge/pagePort.js';
+import { PageHostLink } from '../bridge/pageHostLink.js';
+import { cloneCodec } from '../bridge/linkCodecs.js';
+import { portEndpoint } from '../bridge/linkEndpoint.js';
 import { createBridgeRuntime } from '../bridge/runtime.js';
 import type { BridgeStatus } from '../bridge/types.js';
-import type { BridgeRuntimeApi } from '../bridge/workerApi.js';
+import type { BridgeRuntimeApi, PageNotices } from '../bridge/workerApi.js';
 import type { Grant } from '../protocol/index.js';
 import { quotesChannel } from '../sdk/channels/builtins.js';
 import { CountingSource } from '../sdk/test/channelFixtures.js';
@@ -82,34 +82,28 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
   tab.host.provideChannel(CHART, quotesChannel, quotes);
 
   const api = new MessageChannel();
-  const events = new MessageChannel();
-  const calls = new MessageChannel();
+  const link = new MessageChannel();
   expose(
     createBridgeRuntime({ webSocket: relay.webSocket, credentials: createMemoryCredentialStore(), random: () => 0 }),
     api.port1,
   );
   const remote: Remote<BridgeRuntimeApi> = wrap<BridgeRuntimeApi>(api.port2);
   let latest: BridgeStatus = { state: 'disconnected', sessionId: null, attachments: [], message: null };
-  const batcher = new EventBatcher(events.port1);
-  tab.host.onTargetUnregistered((target) => batcher.control({ t: 'targetUnregistered', target }));
-  const stopServing = serveCalls(tab.host, calls.port1);
-  const port = createPagePort(
-    tab.host,
-    {
-      status: (status) => (latest = status),
-      grantProposed: () => undefined,
-      pairLink: () => undefined,
-      attachmentEnded: () => undefined,
-    },
-    batcher,
-  );
+  const server = new PageHostLink(tab.host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
+  const notices: PageNotices = {
+    catalog: () => tab.host.catalog(),
+    status: (status) => (latest = status),
+    grantProposed: () => undefined,
+    pairLink: () => undefined,
+    attachmentEnded: () => undefined,
+  };
   const harnesses: Harness<Hub>[] = [];
   const close = async () => {
     for (const harness of harnesses) await harness.close().catch(() => undefined);
     await remote.close().catch(() => undefined);
     remote[releaseProxy]();
-    stopServing();
-    for (const p of [api.port1, api.port2, events.port1, events.port2, calls.port1, calls.port2]) p.close();
+    server.close();
+    for (const p of [api.port1, api.port2, link.port2]) p.close();
     hub.close();
     rmSync(home, { recursive: true, force: true });
   };
@@ -125,8 +119,8 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
     const info = { title: 'Full-stack terminal', environment: 'paper' as const, grant };
     await remote.start(
       { relayUrl: 'ws://memory.invalid/relay', pairCode: code, info, agentVersion: 'test' },
-      proxy(port),
-      transfer({ calls: calls.port2, events: events.port2 }, [calls.port2, events.port2]),
+      proxy(notices),
+      transfer({ link: link.port2 }, [link.port2]),
     );
     await paired();
   } catch (error) {

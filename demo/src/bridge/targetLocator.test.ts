@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChartSlot } from '../host/chartSlot.js';
+import type { ChartSlot } from '../chart/chartSlot.js';
 import { toBridgeStatus } from './extensionDock.js';
 import { targetLocator } from './targetLocator.js';
 

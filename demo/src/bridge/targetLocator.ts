@@ -3,7 +3,7 @@
  * visible-tab capture (SPEC §8): the same elements the render sources show.
  */
 import type { Target } from '../../../src/protocol/index.js';
-import type { ChartSlot } from '../host/chartSlot.js';
+import type { ChartSlot } from '../chart/chartSlot.js';
 
 /** What the locator reads: the chart slots and each widget's panel. */
 export interface LocatorParts {

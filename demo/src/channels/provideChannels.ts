@@ -16,7 +16,7 @@ import { diagnosticsTicksChannel, type DiagnosticTicks } from './diagnosticsChan
 import { quotesSource, type QuoteFeed } from './quotesSource.js';
 import type { SourceMeter } from './sourceMeter.js';
 import { tradingEventsSource, type TradingEventFeed } from './tradingEventsSource.js';
-import { chartViewportChannel } from './viewportChannel.js';
+import { chartViewportChannel } from '../chart/viewportChannel.js';
 
 const SESSION: Target = { scope: 'session' };
 

@@ -12,8 +12,8 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import type { ViewportChange } from '../channels/viewportChannel.js';
-import { toVisibleRange, type ChartModel, type TimeRange } from '../host/chartModel.js';
+import type { ViewportChange } from './viewportChannel.js';
+import { toVisibleRange, type ChartModel, type TimeRange } from './chartModel.js';
 import { INTERVAL_SECONDS, type Candle, type Interval } from '../market/candles.js';
 import type { MarketSimulator } from '../market/simulator.js';
 import { el } from '../ui/dom.js';

@@ -3,7 +3,7 @@
  * first bar at or after it, inside the loaded bars. The chart applies a range
  * on its next frame, so controls answer with this instead of a stale read.
  */
-import type { TimeRange } from '../host/chartModel.js';
+import type { TimeRange } from './chartModel.js';
 
 /** Snaps both ends to bar starts (multiples of `stepSeconds`) within `loaded`. */
 export function snapToBars(range: TimeRange, loaded: TimeRange, stepSeconds: number): TimeRange {

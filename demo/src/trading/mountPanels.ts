@@ -7,16 +7,16 @@ import type { PaperBroker } from '../broker/paperBroker.js';
 import type { MarketSimulator } from '../market/simulator.js';
 import { byTestId } from '../ui/dom.js';
 import type { FrameBatcher } from '../ui/frameBatcher.js';
-import type { LadderModel } from './ladderModel.js';
+import type { LadderModel } from '../ladder/ladderModel.js';
 import { TRADING_CONTROLLERS } from './mountTrading.js';
-import { AlertsView } from './panels/alertsView.js';
-import { BlotterView } from './panels/blotterView.js';
-import { brokerSessionChip } from './panels/brokerSessionChip.js';
-import { DepthLadderView } from './panels/depthLadderView.js';
-import { FaultPanel } from './panels/faultPanel.js';
-import { FxQuoteView } from './panels/fxQuoteView.js';
-import { OrderTicket } from './panels/orderTicket.js';
-import { RiskView } from './panels/riskView.js';
+import { AlertsView } from '../alerts/alertsView.js';
+import { BlotterView } from '../orders/blotterView.js';
+import { brokerSessionChip } from './brokerSessionChip.js';
+import { DepthLadderView } from '../ladder/depthLadderView.js';
+import { FaultPanel } from '../faults/faultPanel.js';
+import { FxQuoteView } from '../fx/fxQuoteView.js';
+import { OrderTicket } from '../orders/orderTicket.js';
+import { RiskView } from '../risk/riskView.js';
 
 /** What the panels need. */
 export interface PanelParts {

@@ -9,20 +9,20 @@ import { sinceBrokerStart } from './brokerEpoch.js';
 import type { RenderSource, TerminalHost } from '../../../src/sdk/index.js';
 import type { ChangeKind } from '../broker/events.js';
 import type { PaperBroker } from '../broker/paperBroker.js';
-import { alertsController, alertsControls, alertsReconcile } from './alertsController.js';
+import { alertsController, alertsControls, alertsReconcile } from '../alerts/alertsController.js';
 import {
   depthLadderControls,
   depthLadderController,
   depthLadderReconcile,
   LADDER_WIDGET_ID,
-} from './depthLadderController.js';
-import { fxController, fxControls, fxReconcile } from './fxController.js';
-import type { LadderModel } from './ladderModel.js';
-import { ordersController } from './ordersController.js';
-import { ordersControls, ordersReconcile } from './ordersControls.js';
-import { positionsController, positionsControls } from './positionsController.js';
+} from '../ladder/depthLadderController.js';
+import { fxController, fxControls, fxReconcile } from '../fx/fxController.js';
+import type { LadderModel } from '../ladder/ladderModel.js';
+import { ordersController } from '../orders/ordersController.js';
+import { ordersControls, ordersReconcile } from '../orders/ordersControls.js';
+import { positionsController, positionsControls } from '../orders/positionsController.js';
 import { RevisionRouter } from './revisionRouter.js';
-import { riskController, riskControls, riskReconcile } from './riskController.js';
+import { riskController, riskControls, riskReconcile } from '../risk/riskController.js';
 import { tradingState } from './tradingState.js';
 
 /** Every trading controller, for a host's up-front catalog. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { brokerFixture, limitBuy } from '../broker/testing/brokerFixture.js';
 import { sinceBrokerStart } from './brokerEpoch.js';
-import { depthLadderReconcile } from './depthLadderController.js';
-import { fxReconcile } from './fxController.js';
-import { ordersReconcile } from './ordersControls.js';
+import { depthLadderReconcile } from '../ladder/depthLadderController.js';
+import { fxReconcile } from '../fx/fxController.js';
+import { ordersReconcile } from '../orders/ordersControls.js';
 import { requestRef } from './requestRef.js';
 
 const now = () => new Date().toISOString();

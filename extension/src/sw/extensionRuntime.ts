@@ -5,12 +5,15 @@
  * Everything it keeps lives in `chrome.storage`, so a restarted service worker
  * picks up where the stopped one was: same credential, same session ids.
  */
-import { RelayConnection } from '../../../src/bridge/connection.js';
-import { pushActivity } from '../../../src/bridge/extension/activity.js';
-import { pngBase64ToBitmap } from '../../../src/bridge/extension/pngEncode.js';
-import { TabSession, type PageAttach } from '../../../src/bridge/extension/tabSession.js';
-import { createIdbSubscriptionJournal } from '../../../src/bridge/subscriptionJournal.js';
-import { BRIDGE_VERSION } from '../../../src/bridge/version.js';
+import {
+  BRIDGE_VERSION,
+  createIdbSubscriptionJournal,
+  pushActivity,
+  RelayConnection,
+  TabSession,
+  type PageAttach,
+  type TabLinkClient,
+} from '../../../src/bridge/extension/serviceWorker.js';
 import type { ActivityItem, ExtensionMessage, PopupState, SiteGrant } from '../../../src/protocol/extensionLink.js';
 import { injectIntoOpenTabs, releaseHostPermission, syncSiteScripts } from './siteScripts.js';
 import * as store from './storage.js';
@@ -21,6 +24,8 @@ export interface TabLink {
   tabId: number;
   origin: string;
   url: string;
+  /** The tab's host-call link. */
+  client: TabLinkClient;
   send(message: ExtensionMessage): void;
   disconnect(): void;
 }
@@ -80,8 +85,8 @@ export class ExtensionRuntime {
         url: link.url,
         grant: site.grant,
         keptSessionId: kept?.origin === link.origin ? kept.sessionId : null,
+        client: link.client,
         send: (message) => link.send(message),
-        decodePng: pngBase64ToBitmap,
         visibleCapture: visibleCaptureFor(link.tabId),
         journal: this.journal,
         onChange: () => this.changed(),

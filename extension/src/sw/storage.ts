@@ -7,7 +7,7 @@
  * parsed: a value that does not fit is treated as absent.
  */
 import { z } from 'zod';
-import { parseStoredCredential, type CredentialStore } from '../../../src/bridge/credentialStore.js';
+import { parseStoredCredential, type CredentialStore } from '../../../src/bridge/extension/serviceWorker.js';
 import {
   ActivityItemSchema,
   SiteGrantSchema,

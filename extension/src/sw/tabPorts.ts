@@ -2,15 +2,18 @@
  * Accepting a content script's Port (SPEC §10). The browser, not the page,
  * says which tab, frame and origin opened it: only our own content script in
  * a top-level frame of an allowed site is accepted; anything else is
- * disconnected without a word. Messages are parsed and handled in order.
+ * disconnected without a word. The Port is the endpoint of the tab's
+ * host-call link, which parses every message; the page's own messages are
+ * handled in order.
  */
-import type { TabSession } from '../../../src/bridge/extension/tabSession.js';
 import {
-  PageMessageSchema,
-  isSiteOrigin,
-  type ExtensionMessage,
-  type PageMessage,
-} from '../../../src/protocol/extensionLink.js';
+  pngBase64ToBitmap,
+  tabLinkClient,
+  type LinkEndpoint,
+  type TabNotice,
+  type TabSession,
+} from '../../../src/bridge/extension/serviceWorker.js';
+import { isSiteOrigin, type ExtensionMessage } from '../../../src/protocol/extensionLink.js';
 import type { ExtensionRuntime, TabLink } from './extensionRuntime.js';
 
 /** The sender's origin and its URL without query or fragment, or null when it is not a page of a site. */
@@ -26,42 +29,54 @@ function senderSite(sender: chrome.runtime.MessageSender | undefined): { origin:
   }
 }
 
-function linkOf(port: chrome.runtime.Port): TabLink | null {
-  const sender = port.sender;
-  const tabId = sender?.tab?.id;
-  const site = senderSite(sender);
-  if (sender?.id !== chrome.runtime.id || sender.frameId !== 0 || tabId === undefined || !site) return null;
-  return {
-    tabId,
-    ...site,
-    send: (message: ExtensionMessage) => {
+/** A `chrome.runtime` Port as the link's endpoint. */
+function portEndpoint(port: chrome.runtime.Port): LinkEndpoint {
+  const endpoint: LinkEndpoint = {
+    post: (message) => {
       try {
         port.postMessage(message);
       } catch {
         // The Port closed; its disconnect handler closes the session.
       }
     },
-    disconnect: () => port.disconnect(),
+    onmessage: null,
+    close: () => port.disconnect(),
   };
+  port.onMessage.addListener((data) => endpoint.onmessage?.(data));
+  return endpoint;
+}
+
+function siteOf(port: chrome.runtime.Port): Omit<TabLink, 'client' | 'send' | 'disconnect'> | null {
+  const sender = port.sender;
+  const tabId = sender?.tab?.id;
+  const site = senderSite(sender);
+  if (sender?.id !== chrome.runtime.id || sender.frameId !== 0 || tabId === undefined || !site) return null;
+  return { tabId, ...site };
 }
 
 /** Accepts a content script's Port for an allowed site, or disconnects it. */
 export function acceptTabPort(runtime: ExtensionRuntime, port: chrome.runtime.Port): void {
-  const link = linkOf(port);
-  if (!link || !runtime.site(link.origin)) return port.disconnect();
+  const site = siteOf(port);
+  if (!site || !runtime.site(site.origin)) return port.disconnect();
   port.postMessage({ t: 'accepted' });
   let session: TabSession | null = null;
   let queue: Promise<void> = Promise.resolve();
-  const handle = async (message: PageMessage): Promise<void> => {
+  const endpoint = portEndpoint(port);
+  const handle = async (message: TabNotice): Promise<void> => {
     if (message.t === 'attach') session = await runtime.attachTab(link, message);
     else session?.receive(message);
   };
-  port.onMessage.addListener((data) => {
-    const parsed = PageMessageSchema.safeParse(data);
-    if (!parsed.success) return;
-    queue = queue.then(() => handle(parsed.data)).catch(() => undefined);
+  const client = tabLinkClient(endpoint, { decode: pngBase64ToBitmap }, (message) => {
+    queue = queue.then(() => handle(message)).catch(() => undefined);
   });
+  const link: TabLink = {
+    ...site,
+    client,
+    send: (message: ExtensionMessage) => endpoint.post(message),
+    disconnect: () => port.disconnect(),
+  };
   port.onDisconnect.addListener(() => {
+    client.close();
     queue = queue.then(() => runtime.linkClosed(link.tabId, session));
   });
 }

@@ -15,7 +15,7 @@ import {
 } from '../../protocol/extensionLink.js';
 import type { Grant, SessionInfo, Target } from '../../protocol/index.js';
 import type { TerminalHost } from '../../sdk/types.js';
-import { LinkServer } from './linkServer.js';
+import { ExtensionPageEnd } from './pageEnd.js';
 
 /** What the page shows about the extension link. */
 export interface ExtensionLinkStatus extends LinkStatus {
@@ -78,7 +78,7 @@ function postHello(): void {
  */
 export function exposeToExtension(host: TerminalHost, options: ExposeOptions): ExtensionLink {
   let title = options.title;
-  let server: LinkServer | null = null;
+  let server: ExtensionPageEnd | null = null;
   let closed = false;
   let current: ExtensionLinkStatus = {
     state: 'disconnected',
@@ -99,7 +99,7 @@ export function exposeToExtension(host: TerminalHost, options: ExposeOptions): E
     const [port, ...extra] = event.ports;
     if (parsed.data.t !== 'offer' || !port || extra.length > 0) return;
     window.removeEventListener('message', onMessage);
-    server = new LinkServer(host, port, {
+    server = new ExtensionPageEnd(host, port, {
       info: () => sessionInfo(host, title),
       locate: options.locate,
       onStatus: (status) => report({ ...status, linked: true }),

@@ -1,18 +1,13 @@
 /**
  * The extension's service-worker pipeline without Chrome (SPEC §2, §10): a
  * real relay connection against a scripted relay, one tab session per page,
- * and the page's `LinkServer` on a real MessageChannel in front of a real host
- * SDK. What crosses the channel is parsed as the content script parses it.
+ * and the page's end of the link on a real MessageChannel in front of a real
+ * host SDK. What crosses the channel is parsed as the content script parses it.
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import {
-  ExtensionMessageSchema,
-  PageMessageSchema,
-  type ActivityItem,
-  type LinkStatus,
-} from '../../protocol/extensionLink.js';
+import { ExtensionMessageSchema, type ActivityItem, type LinkStatus } from '../../protocol/extensionLink.js';
 import type { BrowserFrame, Grant } from '../../protocol/index.js';
 import { createTerminalHost } from '../../sdk/host.js';
 import { MemoryLedger } from '../../sdk/ledger/memoryLedger.js';
@@ -21,8 +16,9 @@ import type { TerminalHost } from '../../sdk/types.js';
 import { RelayConnection } from '../connection.js';
 import { createMemoryCredentialStore } from '../credentialStore.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
-import { LinkServer } from './linkServer.js';
-import { TabSession } from './tabSession.js';
+import { portEndpoint, type LinkEndpoint } from '../linkEndpoint.js';
+import { ExtensionPageEnd } from './pageEnd.js';
+import { TabSession, tabLinkClient } from './tabSession.js';
 
 const ORIGIN = 'http://127.0.0.1:7392';
 let wss: WebSocketServer;
@@ -56,7 +52,7 @@ afterEach(async () => {
   expect(relay.invalidFrames).toBe(0);
 });
 
-/** A page (host + LinkServer) and its tab session, wired as the content script wires them. */
+/** A page (host + its end of the link) and its tab session, wired as the content script wires them. */
 async function attachTab(keptSessionId: string | null = null, grant: Grant = 'write') {
   const host: TerminalHost = createTerminalHost({
     environment: 'paper',
@@ -71,31 +67,45 @@ async function attachTab(keptSessionId: string | null = null, grant: Grant = 'wr
   const activity: ActivityItem[] = [];
   const kept: string[] = [];
   let session: TabSession | null = null;
+  const port = portEndpoint(channel.port2);
+  // What the service worker sends is parsed as the content script parses it.
+  const endpoint: LinkEndpoint = {
+    post: (m) => port.post(ExtensionMessageSchema.parse(m)),
+    get onmessage() {
+      return port.onmessage;
+    },
+    set onmessage(listener) {
+      port.onmessage = listener;
+    },
+    close: () => port.close(),
+  };
   const attached = new Promise<void>((resolve) => {
-    channel.port2.addEventListener('message', (event) => {
-      const message = PageMessageSchema.parse(event.data);
-      if (message.t !== 'attach') return session?.receive(message);
-      session = new TabSession(
-        {
-          tabId: 7,
-          origin: ORIGIN,
-          url: `${ORIGIN}/terminal`,
-          grant,
-          keptSessionId,
-          send: (m) => channel.port2.postMessage(ExtensionMessageSchema.parse(m)),
-          decodePng: () => Promise.reject(new Error('no images in Node')),
-          onChange: () => undefined,
-          onSessionId: (id) => kept.push(id),
-          onActivity: (items) => activity.push(...items),
-        },
-        message,
-      );
-      session.open(connection);
-      resolve();
-    });
+    const client = tabLinkClient(
+      endpoint,
+      { decode: () => Promise.reject(new Error('no images in Node')) },
+      (message) => {
+        if (message.t !== 'attach') return session?.receive(message);
+        session = new TabSession(
+          {
+            tabId: 7,
+            origin: ORIGIN,
+            url: `${ORIGIN}/terminal`,
+            grant,
+            keptSessionId,
+            client,
+            send: (m) => endpoint.post(m),
+            onChange: () => undefined,
+            onSessionId: (id) => kept.push(id),
+            onActivity: (items) => activity.push(...items),
+          },
+          message,
+        );
+        session.open(connection);
+        resolve();
+      },
+    );
   });
-  channel.port2.start();
-  new LinkServer(host, channel.port1, {
+  new ExtensionPageEnd(host, channel.port1, {
     info: () => ({ title: 'Terminal', environment: 'paper', grant: host.grant }),
     onStatus: (status) => statuses.push(status),
   });

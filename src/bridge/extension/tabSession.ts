@@ -5,12 +5,29 @@
  * worker observer serves here. The site's grant is the person's choice in the
  * popup: it is set on the page's host and sent with the session's info.
  */
-import type { ActivityItem, LinkView, PageMessage, TabSessionView } from '../../protocol/extensionLink.js';
-import type { CatalogDocument, Environment, Grant, SessionInfo, Target } from '../../protocol/index.js';
+import {
+  PageMessageSchema,
+  type ActivityItem,
+  type ExtensionMessage,
+  type PageMessage,
+  type TabSessionView,
+} from '../../protocol/extensionLink.js';
+import type { LinkView } from '../../protocol/hostLink.js';
+import {
+  makeError,
+  type CatalogDocument,
+  type Environment,
+  type Grant,
+  type SessionInfo,
+  type Target,
+} from '../../protocol/index.js';
 import type { CaptureOptions, CaptureOutcome } from '../../sdk/types.js';
 import { systemClock } from '../clock.js';
 import type { ConnectionStatus, RelayConnection } from '../connection.js';
-import { createHostRouter, type HostRouter } from '../hostRouter.js';
+import { BridgeHostLink, type PageNotice } from '../bridgeHostLink.js';
+import { createHostRouter } from '../hostRouter.js';
+import { jsonCodec, type PngCodec } from '../linkCodecs.js';
+import type { LinkEndpoint } from '../linkEndpoint.js';
 import type { ObservePort } from '../observeTypes.js';
 import { composeStatus } from '../runtime.js';
 import type { RelaySession, RequestHandler, SessionStatus } from '../sessions.js';
@@ -18,7 +35,42 @@ import type { SubscriptionJournal } from '../subscriptionJournal.js';
 import type { BridgeStatus } from '../types.js';
 import { WorkerObserver } from '../workerObserver.js';
 import { activityOf } from './activity.js';
-import { TabClient, type LinkSend } from './tabClient.js';
+
+/** The page's session, as it tells it on the link. */
+export type PageSessionMessage = Extract<PageMessage, { t: 'attach' | 'update' }>;
+/** What a tab's page says besides replies: its session and binding events. */
+export type TabNotice = PageNotice | PageSessionMessage;
+/** The service worker's end of one tab's host-call link. */
+export type TabLinkClient = BridgeHostLink<PageSessionMessage>;
+
+/** How long past its deadline a request waits for the page (the server has answered it by then). */
+const DEADLINE_GRACE_MS = 5_000;
+/** How long a binding start, capture or locate waits for the page. */
+export const PAGE_ANSWER_TIMEOUT_MS = 35_000;
+
+const GONE = 'The terminal tab went away before it answered; read tradescript://sessions again.';
+
+/**
+ * The service worker's end of a tab's host-call link, over the tab's
+ * `chrome.runtime` Port: the JSON codec (captures arrive as PNGs), answers
+ * that time out (a tab can go away without a word), and the page's own
+ * messages (`attach`, `update`, binding events) handed to `onNotice`.
+ */
+export function tabLinkClient(
+  endpoint: LinkEndpoint,
+  png: Pick<PngCodec, 'decode'>,
+  onNotice: (message: TabNotice) => void,
+): TabLinkClient {
+  const encode = (): Promise<string> => Promise.reject(new Error('the service worker never encodes a capture'));
+  return new BridgeHostLink<PageSessionMessage>({
+    endpoint,
+    codec: jsonCodec({ encode, decode: png.decode }),
+    inbound: PageMessageSchema,
+    onNotice,
+    unanswered: makeError('transport_error', GONE),
+    timeouts: { graceMs: DEADLINE_GRACE_MS, askMs: PAGE_ANSWER_TIMEOUT_MS },
+  });
+}
 
 /** The browser's own capture of the visible tab, cropped to `view`; null when it cannot be used now. */
 export type VisibleCapture = (view: LinkView, options: CaptureOptions) => Promise<CaptureOutcome | null>;
@@ -33,8 +85,10 @@ export interface TabSessionOptions {
   grant: Grant;
   /** The id this tab kept across service-worker restarts. */
   keptSessionId: string | null;
-  send: LinkSend;
-  decodePng(base64: string): Promise<ImageBitmap>;
+  /** The tab's host-call link (one per content-script Port). */
+  client: TabLinkClient;
+  /** Tells the page what is not a host call (its grant, its status). */
+  send(message: ExtensionMessage): void;
   visibleCapture?: VisibleCapture;
   journal?: SubscriptionJournal;
   /** The session's status or info changed. */
@@ -54,9 +108,8 @@ const MAX_URL = 2048;
 
 /** One tab's session. */
 export class TabSession {
-  readonly client: TabClient;
+  readonly client: TabLinkClient;
   private readonly observer: WorkerObserver;
-  private readonly router: HostRouter;
   private relay: RelaySession | null = null;
   private connection: RelayConnection | null = null;
   private page: PageAttach;
@@ -71,12 +124,7 @@ export class TabSession {
     this.page = attach;
     this.grant = options.grant;
     this.sessionId = options.keptSessionId;
-    this.client = new TabClient({
-      send: options.send,
-      decodePng: options.decodePng,
-      onProgress: (id, progress, total) => this.router.reportProgress(id, progress, total),
-      onEvents: (message) => this.observer.receive(message),
-    });
+    this.client = options.client;
     this.observer = new WorkerObserver({
       port: this.observePort(),
       clock: systemClock,
@@ -84,12 +132,7 @@ export class TabSession {
       sessionOpen: () => this.relay?.status().open ?? false,
     });
     this.observer.restore(this.sessionId);
-    this.router = createHostRouter(
-      this.client,
-      () => this.environment(),
-      (request, hooks) => this.observer.handle(request, hooks),
-    );
-    this.client.tell({ t: 'grant', grant: this.grant });
+    this.options.send({ t: 'grant', grant: this.grant });
   }
 
   get tabId(): number {
@@ -117,9 +160,9 @@ export class TabSession {
     this.pushStatus();
   }
 
-  /** Applies one message from the page (already parsed). */
-  receive(message: PageMessage): void {
-    if (message.t !== 'attach' && message.t !== 'update') return this.client.receive(message);
+  /** Applies one message from the page that is not a reply (parsed by the link). */
+  receive(message: TabNotice): void {
+    if (message.t !== 'attach' && message.t !== 'update') return this.observer.receive(message);
     this.page = { info: message.info, catalog: message.catalog };
     this.relay?.update(this.info(), this.page.catalog);
     this.options.onChange();
@@ -128,7 +171,7 @@ export class TabSession {
   /** The person changed the site's grant: the page's host hears it, then the server. */
   setGrant(grant: Grant): void {
     this.grant = grant;
-    this.client.tell({ t: 'grant', grant });
+    this.options.send({ t: 'grant', grant });
     this.relay?.update(this.info(), this.page.catalog);
     this.options.onChange();
   }
@@ -147,7 +190,7 @@ export class TabSession {
   pushStatus(): void {
     if (!this.connection || !this.relay) return;
     const status = this.status(this.connection.status());
-    this.client.tell({ t: 'status', status });
+    this.options.send({ t: 'status', status });
   }
 
   /**
@@ -161,7 +204,7 @@ export class TabSession {
     this.relay?.close();
     this.relay = null;
     this.observer.close();
-    this.client.close();
+    this.client.abandon();
   }
 
   /** What the popup shows of this tab. */
@@ -210,9 +253,14 @@ export class TabSession {
   }
 
   private handler(): RequestHandler {
+    const route = createHostRouter(
+      this.client,
+      () => this.environment(),
+      (request, hooks) => this.observer.handle(request, hooks),
+    );
     return async (request, hooks) => {
       const startedAt = Date.now();
-      const result = await this.router.handler(request, hooks);
+      const result = await route(request, hooks);
       const items = activityOf(request, result.outcome, Date.now() - startedAt, new Date().toISOString());
       if (items.length > 0) this.options.onActivity(items);
       return result;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkView } from '../../protocol/extensionLink.js';
+import type { LinkView } from '../../protocol/hostLink.js';
 import { cropRegion, wholeOnScreen } from './visibleCrop.js';
 
 const view = (rect: LinkView['rect'], visible = true): LinkView => ({

@@ -4,7 +4,7 @@
  * and its viewport; the capture's own width gives the scale to device pixels.
  * A target not wholly on screen is not cropped (the SDK's capture serves it).
  */
-import type { LinkView } from '../../protocol/extensionLink.js';
+import type { LinkView } from '../../protocol/hostLink.js';
 
 /** The region of the capture to keep, and the size to draw it at. */
 export interface CropRegion {

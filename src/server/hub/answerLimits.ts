@@ -19,7 +19,9 @@ import {
   CallReceiptSchema,
   checkJsonShape,
   checkResultShape,
+  compactReceipt,
   jsonByteLength,
+  limitExceeded,
   makeError,
   type BatchOutcome,
   type CallReceipt,
@@ -48,11 +50,7 @@ export interface AnswerContext {
 type Breach = NonNullable<JsonLimitBreach>;
 
 function readOverLimit(breach: Breach): ErrorObject {
-  return makeError(
-    'limit_exceeded',
-    `The terminal's answer exceeds the ${breach.limit} limit (${breach.max}); ask for less (filters, a smaller limit, a narrower target).`,
-    { details: { limit: breach.limit, max: breach.max } },
-  );
+  return limitExceeded(breach.limit, breach.max);
 }
 
 function unreadableMutation(call: RelayCall, breach: Breach, ctx: AnswerContext): ErrorObject {
@@ -90,9 +88,7 @@ function boundReceipt(
   const mutation = receipt.mutation || ctx.mutates(call.controlId);
   const breach = checkResultShape(receipt.result, ctx.limits);
   if (breach && !mutation) return { ok: false, error: readOverLimit(breach) };
-  const kept: CallReceipt = breach
-    ? { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit: breach.limit } }
-    : receipt;
+  const kept = breach ? compactReceipt(receipt, breach.limit) : receipt;
   const rest = checkJsonShape(kept, ctx.limits);
   if (!rest) return { ok: true, receipt: kept };
   return { ok: false, error: mutation ? unreadableMutation(call, rest, ctx) : readOverLimit(rest) };

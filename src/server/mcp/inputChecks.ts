@@ -13,6 +13,7 @@ import {
   findForbiddenKey,
   getContextTool,
   jsonByteLength,
+  limitExceeded,
   listControlsTool,
   makeError,
   parseWithDiagnostics,
@@ -27,7 +28,6 @@ import {
   type Limits,
   type ListControlsInput,
   type Parsed as ParseResult,
-  type ReportedLimit,
   type SnapshotInput,
   type SubscribeInput,
   type ToolName,
@@ -88,23 +88,16 @@ function parseSchema(name: ToolName, args: unknown): Parsed {
   }
 }
 
-/** A `limit_exceeded` error naming the limit, its value and what to do instead. */
-export function limitError(limit: ReportedLimit, max: number, nextStep: string): ErrorObject {
-  return makeError('limit_exceeded', `Limit ${limit} (${max}) exceeded: ${nextStep}`, { details: { limit, max } });
-}
-
 /** The first count limit the validated input breaks, or null. */
 function countLimitBreach(parsed: ParsedInput, limits: Limits): ErrorObject | null {
   const argsBreach = (args: readonly unknown[]) =>
-    args.length > limits.callArgs
-      ? limitError('callArgs', limits.callArgs, 'pass at most that many positional arguments per call.')
-      : null;
+    args.length > limits.callArgs ? limitExceeded('callArgs', limits.callArgs) : null;
   switch (parsed.name) {
     case 'tradescript_call':
       return argsBreach(parsed.input.args);
     case 'tradescript_batch': {
       if (parsed.input.calls.length > limits.batchCalls) {
-        return limitError('batchCalls', limits.batchCalls, 'split the calls into several batches.');
+        return limitExceeded('batchCalls', limits.batchCalls);
       }
       for (const call of parsed.input.calls) {
         const breach = argsBreach(call.args);
@@ -121,14 +114,10 @@ function countLimitBreach(parsed: ParsedInput, limits: Limits): ErrorObject | nu
 
 function subscribeBreach(input: SubscribeInput, limits: Limits): ErrorObject | null {
   if (input.action === 'start' && input.bindings.length > limits.bindingsPerSubscription) {
-    return limitError('bindingsPerSubscription', limits.bindingsPerSubscription, 'start fewer bindings.');
+    return limitExceeded('bindingsPerSubscription', limits.bindingsPerSubscription);
   }
   if (input.action === 'poll' && input.limit !== undefined && input.limit > limits.eventsPerPoll) {
-    return limitError(
-      'eventsPerPoll',
-      limits.eventsPerPoll,
-      'poll with a smaller limit and page on with afterSequence.',
-    );
+    return limitExceeded('eventsPerPoll', limits.eventsPerPoll);
   }
   return null;
 }
@@ -161,7 +150,7 @@ export function checkInput(name: ToolName, args: unknown, limits: Limits): Check
   const shape = checkJsonShape(args, limits);
   if (shape) {
     const step = shape.limit === 'jsonDepth' ? 'nest the arguments less deeply.' : 'shorten the longest string.';
-    return { ok: false, error: limitError(shape.limit, shape.max, step) };
+    return { ok: false, error: limitExceeded(shape.limit, shape.max, step) };
   }
   const parsed = parseFor(name, args);
   if (!parsed.ok) {

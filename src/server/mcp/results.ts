@@ -7,19 +7,20 @@ import {
   batchTool,
   callTool,
   ErrorObjectSchema,
+  fitReceipt,
   jsonByteLength,
+  limitExceeded,
   makeError,
+  shrinkOutcome,
   snapshotTool,
   TOOLS,
   type BatchData,
   type BatchOutcome,
-  type CallReceipt,
   type ErrorObject,
   type Limits,
   type ToolName,
 } from '../../protocol/index.js';
 import type { HubOutcome } from '../hub/hubPort.js';
-import { limitError } from './inputChecks.js';
 
 /** A checked answer: data (and a snapshot's image), or an envelope error. */
 export type ShapedResult = { ok: true; data: unknown; images: ImageContent[] } | { ok: false; error: ErrorObject };
@@ -34,25 +35,13 @@ function unreadableError(): ErrorObject {
 
 const unreadable = (): ShapedResult => ({ ok: false, error: unreadableError() });
 
-const readTooLarge = (max: number): ErrorObject =>
-  limitError('resultBytes', max, 'ask for less (filters, a smaller limit, a narrower target).');
-
-/** A receipt whose result is left out so its identity and evidence still fit. */
-function compactReceipt(receipt: CallReceipt): CallReceipt {
-  return { ...receipt, result: null, resultOmitted: { reason: 'result-too-large', limit: 'resultBytes' } };
-}
-
-/** A mutation keeps its receipt without the result; a read is `limit_exceeded`. */
-function fitReceipt(receipt: CallReceipt, max: number): ShapedResult {
-  if (jsonByteLength(receipt) <= max) return { ok: true, data: receipt, images: [] };
-  if (!receipt.mutation) return { ok: false, error: readTooLarge(max) };
-  return { ok: true, data: compactReceipt(receipt), images: [] };
-}
+const readTooLarge = (max: number): ErrorObject => limitExceeded('resultBytes', max);
 
 /**
- * Shrinks an oversized batch, largest results first: a mutation keeps a compact
- * receipt, a read becomes a `rejected` outcome with `limit_exceeded`. Nothing
- * that ran is ever reported as not run.
+ * Shrinks an oversized batch, largest results first, by the batch fit rule
+ * (`shrinkOutcome`: a mutation keeps a compact receipt, a read becomes a
+ * `rejected` outcome with `limit_exceeded`). Nothing that ran is ever reported
+ * as not run.
  */
 function fitBatch(batch: BatchData, max: number): ShapedResult {
   if (jsonByteLength(batch) <= max) return { ok: true, data: batch, images: [] };
@@ -63,9 +52,7 @@ function fitBatch(batch: BatchData, max: number): ShapedResult {
   for (const { i } of bySize) {
     const outcome = outcomes[i];
     if (outcome?.status !== 'fulfilled') continue;
-    outcomes[i] = outcome.receipt.mutation
-      ? { ...outcome, receipt: compactReceipt(outcome.receipt) }
-      : { index: outcome.index, status: 'rejected', error: readTooLarge(max) };
+    outcomes[i] = shrinkOutcome(outcome, max);
     if (jsonByteLength({ ...batch, outcomes }) <= max) return { ok: true, data: { ...batch, outcomes }, images: [] };
   }
   return { ok: false, error: readTooLarge(max) };
@@ -84,7 +71,7 @@ function shapeSnapshot(outcome: HubOutcome & { ok: true }, limits: Limits): Shap
   if (bytes > limits.snapshotBytes) {
     return {
       ok: false,
-      error: limitError('snapshotBytes', limits.snapshotBytes, 'ask for a smaller maxWidth/maxHeight.'),
+      error: limitExceeded('snapshotBytes', limits.snapshotBytes),
     };
   }
   return { ok: true, data: parsed.data, images: [{ type: 'image', data: image.base64, mimeType: image.mimeType }] };
@@ -113,7 +100,9 @@ export function shapeSuccess(
   switch (name) {
     case 'tradescript_call': {
       const receipt = callTool.data.safeParse(outcome.data);
-      return receipt.success ? fitReceipt(receipt.data, max) : unreadable();
+      if (!receipt.success) return unreadable();
+      const fitted = fitReceipt(receipt.data, max);
+      return fitted.ok ? { ok: true, data: fitted.receipt, images: [] } : fitted;
     }
     case 'tradescript_batch': {
       const batch = batchTool.data.safeParse(outcome.data);

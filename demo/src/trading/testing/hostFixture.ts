@@ -13,7 +13,7 @@ import {
 } from '../../../../src/protocol/index.js';
 import { createTerminalHost, MemoryLedger, type SessionOutcome, type TerminalHost } from '../../../../src/sdk/index.js';
 import { brokerFixture } from '../../broker/testing/brokerFixture.js';
-import { LadderModel } from '../ladderModel.js';
+import { LadderModel } from '../../ladder/ladderModel.js';
 import { LADDER_TARGET, mountTrading } from '../mountTrading.js';
 
 /** The session target. */

@@ -1,0 +1,151 @@
+/**
+ * The depth ladder panel: simulated size at the levels around the touch of
+ * the ladder's symbol, the accounts' own working quantity per level, and the
+ * spread. Clicking a bid level prefills a limit buy at that price on the
+ * ticket; an ask level, a limit sell.
+ */
+import type { PaperBroker } from '../broker/paperBroker.js';
+import type { DepthLevel } from '../broker/results.js';
+import { formatDecimal, parseDecimal } from '../broker/decimal.js';
+import type { MarketSimulator } from '../market/simulator.js';
+import { el, setText } from '../ui/dom.js';
+import type { FrameBatcher } from '../ui/frameBatcher.js';
+import type { LadderModel } from './ladderModel.js';
+import { instrumentOf } from '../broker/instruments.js';
+import { showDecimal } from '../ui/display.js';
+import type { TicketPrefill } from '../orders/orderTicket.js';
+import { select } from '../ui/widgets.js';
+
+const LEVELS_PER_SIDE = 6;
+
+interface Row {
+  element: HTMLElement;
+  /** The size cells; each holds the bar and a text span. */
+  bid: HTMLElement;
+  price: HTMLElement;
+  ask: HTMLElement;
+  bidText: HTMLElement;
+  askText: HTMLElement;
+  own: HTMLElement;
+  bar: HTMLElement;
+  level: DepthLevel | null;
+}
+
+/** The depth ladder panel body. */
+export class DepthLadderView {
+  private readonly rows: Row[] = [];
+  private readonly spread = el('div', { class: 'ladder-spread num', attrs: { 'data-testid': 'ladder-spread' } });
+
+  constructor(
+    root: HTMLElement,
+    header: HTMLElement,
+    private readonly broker: PaperBroker,
+    private readonly market: MarketSimulator,
+    private readonly ladder: LadderModel,
+    frames: FrameBatcher,
+    private readonly onPick: (prefill: TicketPrefill) => void,
+  ) {
+    const picker = select(
+      market.symbols().map((s) => s.symbol),
+      ladder.symbol(),
+    );
+    picker.className = 'ladder-symbol';
+    picker.dataset['testid'] = 'ladder-symbol';
+    picker.title = 'Symbol shown on the ladder';
+    picker.addEventListener('change', () => ladder.setSymbol(picker.value));
+    ladder.onChange((symbol) => {
+      picker.value = symbol;
+      this.refresh();
+    });
+    header.querySelector('h2')?.after(picker);
+    const columns = el('div', { class: 'ladder-columns' }, [
+      el('span', { text: 'Bid size' }),
+      el('span', { text: 'Price' }),
+      el('span', { text: 'Ask size' }),
+    ]);
+    const asks = Array.from({ length: LEVELS_PER_SIDE }, () => this.row());
+    const bids = Array.from({ length: LEVELS_PER_SIDE }, () => this.row());
+    root.replaceChildren(
+      columns,
+      el('div', { class: 'ladder-rows' }, [...asks.map((r) => r.element), this.spread, ...bids.map((r) => r.element)]),
+    );
+    market.subscribe((tick) => {
+      if (tick.symbol === ladder.symbol()) frames.schedule('ladder', () => this.refresh());
+    });
+    broker.events.onChange((kind) => {
+      if (kind === 'orders') frames.schedule('ladder', () => this.refresh());
+    });
+    this.refresh();
+  }
+
+  private row(): Row {
+    const bidText = el('span');
+    const askText = el('span');
+    const cells = {
+      bid: el('span', { class: 'num bid' }, [bidText]),
+      price: el('span', { class: 'num price' }),
+      ask: el('span', { class: 'num ask' }, [askText]),
+    };
+    const own = el('span', { class: 'own num' });
+    const bar = el('span', { class: 'depth-bar' });
+    const element = el('div', { class: 'ladder-row', attrs: { role: 'button', tabindex: '0' } }, [
+      cells.bid,
+      cells.price,
+      cells.ask,
+      own,
+    ]);
+    const row: Row = { element, ...cells, bidText, askText, own, bar, level: null };
+    const pick = (): void => this.pick(row);
+    element.addEventListener('click', pick);
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') pick();
+    });
+    this.rows.push(row);
+    return row;
+  }
+
+  private pick(row: Row): void {
+    const level = row.level;
+    if (!level) return;
+    this.onPick({
+      symbol: this.ladder.symbol(),
+      side: level.side === 'bid' ? 'buy' : 'sell',
+      type: 'limit',
+      limitPrice: level.price,
+    });
+  }
+
+  private refresh(): void {
+    const symbol = this.ladder.symbol();
+    const spec = this.market.spec(symbol);
+    if (!spec) return;
+    const depth = this.broker.view.depth(symbol, LEVELS_PER_SIDE);
+    const max = depth.levels.reduce((m, l) => (parseDecimal(l.size) > m ? parseDecimal(l.size) : m), 1n);
+    const sizeDecimals = Math.min(instrumentOf(spec).quantityDecimals, 4);
+    depth.levels.forEach((level, index) => {
+      const row = this.rows[index];
+      if (row) this.paintRow(row, level, spec.decimals, sizeDecimals, max);
+    });
+    const spread = parseDecimal(depth.bestAsk) - parseDecimal(depth.bestBid);
+    setText(
+      this.spread,
+      `${showDecimal(depth.bestBid, spec.decimals)} · spread ${showDecimal(formatDecimal(spread), spec.decimals)} · ${showDecimal(depth.bestAsk, spec.decimals)}`,
+    );
+  }
+
+  private paintRow(row: Row, level: DepthLevel, decimals: number, sizeDecimals: number, max: bigint): void {
+    row.level = level;
+    const size = showDecimal(level.size, sizeDecimals);
+    setText(row.bidText, level.side === 'bid' ? size : '');
+    setText(row.askText, level.side === 'ask' ? size : '');
+    const cell = level.side === 'bid' ? row.bid : row.ask;
+    if (row.bar.parentElement !== cell) cell.prepend(row.bar);
+    setText(row.price, showDecimal(level.price, decimals));
+    const own = parseDecimal(level.ownQuantity);
+    setText(row.own, own > 0n ? showDecimal(level.ownQuantity, 4).replace(/\.?0+$/, '') : '');
+    row.element.dataset['side'] = level.side;
+    row.element.classList.toggle('has-own', own > 0n);
+    row.element.title = `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`;
+    row.bar.style.width = `${Number((parseDecimal(level.size) * 100n) / max)}%`;
+  }
+}
