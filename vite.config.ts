@@ -26,7 +26,7 @@ const entries: Record<string, string> = {
  * chunk holding the union of both entries' exports, and every page loading the
  * SDK would fetch the relay-frame schemas only the extension link needs.
  */
-const extensionEntries: Record<string, string> = { extension: 'src/bridge/extension/index.ts' };
+const extensionEntries: Record<string, string> = { extension: 'src/bridge/extension/page/index.ts' };
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 

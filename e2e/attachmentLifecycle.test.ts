@@ -26,7 +26,7 @@ import {
   type ServerHandle,
 } from './harness/index.js';
 import { readHubFile } from '../src/server/http/hubFile.js';
-import { inspect, toolArgs } from './support/inspectorCli.js';
+import { inspect, toolArgs } from './harness/inspectorCli.js';
 
 const SESSION = { scope: 'session' } as const;
 const TEE = join(repoRoot, 'e2e/harness/fixtures/teeCli.mjs');

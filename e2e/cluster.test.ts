@@ -19,10 +19,10 @@ import {
   type ErrorObject,
   type SessionsDocument,
 } from '../src/protocol/index.js';
-import { startClusterProxy, type ClusterProxy } from '../src/testSupport/clusterProxy.js';
-import { connectModernClient } from '../src/testSupport/modernClient.js';
-import { nodeRotation, type NodeRotation } from '../src/testSupport/nodeRotation.js';
-import { startTestRedis, type TestRedis } from '../src/testSupport/redisServer.js';
+import { startClusterProxy, type ClusterProxy } from '../src/testing/clusterProxy.js';
+import { connectModernClient } from '../src/testing/modernClient.js';
+import { nodeRotation, type NodeRotation } from '../src/testing/nodeRotation.js';
+import { startTestRedis, type TestRedis } from '../src/testing/redisServer.js';
 import { serveClusterPage, type ServedClusterPage } from './fixtures/cluster/servePage.js';
 import { extensionIdOf } from './fixtures/extension/extensionId.js';
 import { PopupDriver } from './fixtures/extension/popupDriver.js';

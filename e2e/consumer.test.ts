@@ -44,13 +44,13 @@ import {
   type ServerHandle,
 } from './harness/index.js';
 import { childEnv } from './harness/home.js';
-import { guideBlocks, guideCommands, guideFiles } from './support/guideBlocks.js';
+import { guideBlocks, guideCommands, guideFiles } from './harness/guideBlocks.js';
 import {
   createConsumerProject,
   serveStatic,
   type ConsumerProject,
   type StaticSite,
-} from './support/consumerProject.js';
+} from './harness/consumerProject.js';
 
 const run = promisify(execFile);
 const SESSION = { scope: 'session' } as const;

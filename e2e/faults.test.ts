@@ -15,7 +15,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallReceipt, ContextData, ErrorObject, SessionsDocument } from '../src/protocol/index.js';
-import { startRelayProxy, type RelayProxy } from '../src/testSupport/relayProxy.js';
+import { startRelayProxy, type RelayProxy } from '../src/testing/relayProxy.js';
 import {
   callTool,
   connectHttpClient,
@@ -26,7 +26,7 @@ import {
   type ServerHandle,
   type ToolCall,
 } from './harness/index.js';
-import { MAIN_CHART } from './support/terminal.js';
+import { MAIN_CHART } from './harness/terminal.js';
 
 /** What the test reads and does through `window.__tradescriptDemo`. */
 interface DemoWindow {

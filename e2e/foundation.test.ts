@@ -16,7 +16,7 @@ import {
   type ListControlsData,
   type SessionsDocument,
 } from '../src/protocol/index.js';
-import { MAIN_CHART, WATCHLIST, openTerminal, shownRange, type Terminal, type Transport } from './support/terminal.js';
+import { MAIN_CHART, WATCHLIST, openTerminal, shownRange, type Terminal, type Transport } from './harness/terminal.js';
 
 const FOUNDATION_TOOLS = {
   tradescript_get_context: [true, false, true, false],

@@ -33,7 +33,7 @@ import {
   type RequestFrame,
   type SessionsDocument,
 } from '../src/protocol/index.js';
-import { testControl } from '../src/server/hub/scriptedTab.js';
+import { testControl } from '../src/server/testing/scriptedTab.js';
 import { serveElementPage, type ServedElementPage } from './fixtures/element/servePage.js';
 import {
   callTool,

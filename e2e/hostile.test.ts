@@ -22,7 +22,7 @@ import {
   type Credential,
   type SessionsDocument,
 } from '../src/protocol/index.js';
-import { TEST_CATALOG } from '../src/server/hub/scriptedTab.js';
+import { TEST_CATALOG } from '../src/server/testing/scriptedTab.js';
 import {
   callTool,
   connectHttpClient,

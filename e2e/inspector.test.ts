@@ -15,8 +15,8 @@ import {
   type Envelope,
 } from '../src/protocol/index.js';
 import { launchBrowser, newPage, pairPage, serverBin, startServer, type ServerHandle } from './harness/index.js';
-import { inspect, toolArgs } from './support/inspectorCli.js';
-import { MAIN_CHART } from './support/terminal.js';
+import { inspect, toolArgs } from './harness/inspectorCli.js';
+import { MAIN_CHART } from './harness/terminal.js';
 
 interface ToolResult<T> {
   content: Array<{ type: string; text?: string; mimeType?: string; data?: string }>;

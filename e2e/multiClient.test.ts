@@ -29,7 +29,7 @@ import {
   type ServerHandle,
   type StdioClientHandle,
 } from './harness/index.js';
-import { MAIN_CHART } from './support/terminal.js';
+import { MAIN_CHART } from './harness/terminal.js';
 
 interface DemoHooks {
   __tradescriptDemo: {

@@ -22,7 +22,7 @@ import {
   type AnyMcpClient,
   type ReadyInfo,
 } from './harness/index.js';
-import { Agent, ordersWith, placement, raiseGrant, runAgentFlow } from './support/agentFlow.js';
+import { Agent, ordersWith, placement, raiseGrant, runAgentFlow } from './harness/agentFlow.js';
 
 type Era = '2026-07-28' | '2025-11-25';
 type Over = 'http' | 'stdio';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSIONS_URI, type CallReceipt, type ContextData, type SessionsDocument } from '../src/protocol/index.js';
-import { openTerminal, type Terminal } from './support/terminal.js';
+import { openTerminal, type Terminal } from './harness/terminal.js';
 
 /** Verbatim from reference/004_c98c04656a6524f9.txt, "One revision-safe call". */
 const SEED_CALL = `{

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallReceipt, ContextData, ErrorObject, ListControlsData } from '../src/protocol/index.js';
 import type { Order } from '../demo/src/broker/schemas.js';
 import type { DemoHooks } from '../demo/src/testHooks.js';
-import { openTerminal, type Terminal, type Transport } from './support/terminal.js';
+import { openTerminal, type Terminal, type Transport } from './harness/terminal.js';
 
 const SESSION = { scope: 'session' } as const;
 const ACCOUNT = 'PAPER-001';

@@ -19,7 +19,7 @@ import {
   upgradeOutcome,
   upgradeStatus,
 } from './harness/index.js';
-import { MAIN_CHART, openTerminal } from './support/terminal.js';
+import { MAIN_CHART, openTerminal } from './harness/terminal.js';
 
 describe('SPEC §6 the result limit', () => {
   it('SPEC §6 a mutation whose result cannot fit keeps its evidence; a read that cannot fit is limit_exceeded', async () => {

@@ -21,7 +21,7 @@ const TOKEN = 'bench-cluster-token-0123456789abcdef';
 /** @param {import('../run.mjs').TableContext} ctx */
 export async function runCluster(ctx) {
   registerTsLoader();
-  const { startTestRedis } = await import('../../src/testSupport/redisServer.ts');
+  const { startTestRedis } = await import('../../src/testing/redisServer.ts');
   const { serveClusterPage } = await import('../../e2e/fixtures/cluster/servePage.ts');
   const redis = await startTestRedis();
   const page = await serveClusterPage();

@@ -9,8 +9,8 @@
  * Panels, the status pill (`bridge-status`) and the banner (`pairing-banner`)
  * carry stable `data-testid` attributes for locators.
  */
-import type { ExtensionLinkStatus } from '../../src/bridge/extension/index.js';
-import type { BridgeHandle, BridgeStatus } from '../../src/bridge/types.js';
+import type { ExtensionLinkStatus } from '../../src/bridge/extension/page/index.js';
+import type { BridgeHandle, BridgeStatus } from '../../src/bridge/page/bridgeTypes.js';
 import type { TradescriptBridgeElement } from '../../src/element/index.js';
 import type { Revisions, TradingEvent } from '../../src/protocol/index.js';
 import type { TerminalHost } from '../../src/sdk/types.js';

@@ -3,7 +3,7 @@
  * fragment; opening it pairs the tab with no typing).
  */
 import type { Page } from 'playwright-core';
-import type { BridgeStatus } from '../../src/bridge/types.js';
+import type { BridgeStatus } from '../../src/bridge/page/bridgeTypes.js';
 import { harnessTimeouts } from './timeouts.js';
 
 /** The hook the demo terminal exposes for tests. */

@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws';
 import type { CatalogDocument, Credential, ServerFrame } from '../../src/protocol/index.js';
-import { TEST_CATALOG } from '../../src/server/hub/scriptedTab.js';
+import { TEST_CATALOG } from '../../src/server/testing/scriptedTab.js';
 import { track } from './cleanup.js';
 
 /** A raw relay socket. */

@@ -8,6 +8,6 @@
  * their own modules (`connection.ts`, `credentialStore.ts`, `runtime.ts`). Any
  * new export here becomes public API.
  */
-export { connectBridge, SESSION_STORAGE_KEY } from './page.js';
-export { BRIDGE_VERSION } from './version.js';
-export type { BridgeHandle, BridgeState, BridgeStatus, ConnectOptions } from './types.js';
+export { connectBridge, SESSION_STORAGE_KEY } from './page/connectBridge.js';
+export { BRIDGE_VERSION } from './page/version.js';
+export type { BridgeHandle, BridgeState, BridgeStatus, ConnectOptions } from './page/bridgeTypes.js';

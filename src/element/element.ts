@@ -5,7 +5,7 @@
 import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { connectBridge } from '../bridge/index.js';
-import type { BridgeHandle, BridgeStatus, ConnectOptions, PairLinkResult } from '../bridge/types.js';
+import type { BridgeHandle, BridgeStatus, ConnectOptions, PairLinkResult } from '../bridge/page/bridgeTypes.js';
 import { RELAY_TIMING } from '../protocol/limits.js';
 import type { Grant } from '../protocol/policy.js';
 import type { TerminalHost } from '../sdk/types.js';

@@ -5,7 +5,7 @@
  * A link is never dropped without a word.
  */
 import { html, type TemplateResult } from 'lit';
-import type { PairLinkResult } from '../bridge/types.js';
+import type { PairLinkResult } from '../bridge/page/bridgeTypes.js';
 import type { Grant } from '../protocol/policy.js';
 import { PAIR_COMMAND } from './pairCode.js';
 

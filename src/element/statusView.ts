@@ -3,7 +3,7 @@
  * clients attached to it; plus the sentence the live region announces.
  */
 import { html, type TemplateResult } from 'lit';
-import type { BridgeState, BridgeStatus } from '../bridge/types.js';
+import type { BridgeState, BridgeStatus } from '../bridge/page/bridgeTypes.js';
 import { shortId } from './format.js';
 
 const STATE_LABELS: Record<BridgeState, string> = {

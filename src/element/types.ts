@@ -1,7 +1,7 @@
 /**
  * The element's public shapes: the details of the DOM events it dispatches.
  */
-import type { BridgeStatus, PairLinkResult } from '../bridge/types.js';
+import type { BridgeStatus, PairLinkResult } from '../bridge/page/bridgeTypes.js';
 import type { Grant } from '../protocol/policy.js';
 
 /** Who set the grant. */

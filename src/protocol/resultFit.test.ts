@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { limitExceeded, makeError } from './errors.js';
-import { readFrame } from './frameReading.js';
+import { readFrame } from './wire/frameReading.js';
 import { REPORTED_LIMITS } from './limits.js';
 import type { CallReceipt } from './receipt.js';
 import { jsonByteLength } from './jsonLimits.js';

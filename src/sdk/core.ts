@@ -12,10 +12,10 @@ import type {
   RequestAttachment,
 } from '../protocol/index.js';
 import type { ChannelHub } from './channels/channelHub.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from './dispatch/deadline.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
-import type { RevisionStore } from './revisions.js';
-import type { TargetRegistry } from './targets.js';
+import type { RevisionStore } from './policy/revisions.js';
+import type { TargetRegistry } from './declare/targets.js';
 import type { ActivityEntry, ConfirmHandler } from './types.js';
 
 /** The state and services of one host. */

@@ -12,8 +12,8 @@ import {
   owned,
   request,
   terminal,
-} from './test/fixtures.js';
-import { errorOf, receiptOf } from './test/expect.js';
+} from './testing/fixtures.js';
+import { errorOf, receiptOf } from './testing/expect.js';
 import type { ActivityEntry, SessionRequest } from './types.js';
 
 describe('host: targets and mounts', () => {

@@ -4,19 +4,19 @@
  * ledger, and answers the bridge runtime's requests without ever throwing.
  */
 import { DEFAULT_GRANT, GrantSchema, RELAY_TIMING, limitExceeded, makeError, type Grant } from '../protocol/index.js';
-import { runBatch } from './batch.js';
+import { runBatch } from './dispatch/runBatch.js';
 import { ChannelHub } from './channels/channelHub.js';
-import { readContext } from './context.js';
+import { readContext } from './reads/context.js';
 import type { CallEnv, HostCore } from './core.js';
-import { sleep as defaultSleep, startDeadline } from './deadline.js';
-import { describeCached } from './descriptorCache.js';
-import { Dispatcher, internalError } from './dispatcher.js';
+import { sleep as defaultSleep, startDeadline } from './dispatch/deadline.js';
+import { describeCached } from './declare/descriptorCache.js';
+import { Dispatcher, internalError } from './dispatch/dispatcher.js';
 import { defaultLedger } from './ledger/defaultLedger.js';
 import { listenerSet } from './listeners.js';
-import { listControls } from './listing.js';
-import { observeMethods } from './observe.js';
-import { RevisionStore } from './revisions.js';
-import { TargetRegistry } from './targets.js';
+import { listControls } from './declare/listing.js';
+import { observeMethods } from './channels/observe.js';
+import { RevisionStore } from './policy/revisions.js';
+import { TargetRegistry } from './declare/targets.js';
 import type {
   ActivityEntry,
   Catalog,

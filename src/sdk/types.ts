@@ -18,7 +18,7 @@ import type {
   Target,
 } from '../protocol/index.js';
 import type { ChannelDeclaration, ChannelSource } from './channels/declareChannel.js';
-import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare.js';
+import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare/declare.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
 
 /** Host configuration for one surface (chart or widget): the "surface policy" layer. */

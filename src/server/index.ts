@@ -2,7 +2,7 @@
  * The Node entry point (`tradescript-mcp/server`): start a server in-process,
  * or build pieces of one. Any new export here becomes public API.
  */
-export { startServer, type McpServerMaker, type RunningServer, type StartOptions } from './cli/startServer.js';
+export { startServer, type McpServerMaker, type RunningServer, type StartOptions } from './process/startServer.js';
 export type { McpExtension, OwnHandlers } from './mcp/createMcpServer.js';
 export { parseCommand, UsageError, type Command } from './cli/args.js';
 export { buildConfig } from './cli/buildConfig.js';
@@ -18,7 +18,7 @@ export type {
   HubRequestOptions,
 } from './hub/hubPort.js';
 export { Pairing, CODE_REFUSED, CREDENTIAL_REFUSED, type PairingOptions } from './pairing/pairing.js';
-export type { RelayPeer, RelaySocket } from './relay/socket.js';
+export type { RelayPeer, RelaySocket } from './relay/relaySocket.js';
 export { createMemorySocketPair, type MemoryClient } from './relay/memorySocket.js';
 export type { ServerUrls, PairAnswer, StatusAnswer } from './http/adminApi.js';
 export type { BoundAddress } from './http/requestGuard.js';

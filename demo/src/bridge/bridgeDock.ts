@@ -9,7 +9,7 @@
  * default (see quietBridgeElement.ts for why a closed dock renders nothing);
  * a confirmation question, or a pairing link opened in this paired tab, opens it.
  */
-import type { BridgeHandle, BridgeStatus } from '../../../src/bridge/types.js';
+import type { BridgeHandle, BridgeStatus } from '../../../src/bridge/page/bridgeTypes.js';
 import {
   GRANT_EVENT,
   PAIR_LINK_EVENT,

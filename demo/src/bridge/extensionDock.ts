@@ -11,8 +11,8 @@ import {
   exposeToExtension,
   type ExtensionLink,
   type ExtensionLinkStatus,
-} from '../../../src/bridge/extension/index.js';
-import type { BridgeStatus } from '../../../src/bridge/types.js';
+} from '../../../src/bridge/extension/page/index.js';
+import type { BridgeStatus } from '../../../src/bridge/page/bridgeTypes.js';
 import type { Target } from '../../../src/protocol/index.js';
 import type { TerminalHost } from '../../../src/sdk/index.js';
 import { el } from '../ui/dom.js';

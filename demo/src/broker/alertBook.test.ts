@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TradingEvent } from '../../../src/protocol/index.js';
-import { brokerFixture } from './testing/brokerFixture.js';
+import { brokerFixture } from '../testing/brokerFixture.js';
 
 describe('alerts', () => {
   it('deletes several ids: a partial result lists every failed id with its reason', async () => {

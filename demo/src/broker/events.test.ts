@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TradingEventSchema, type TradingEvent } from '../../../src/protocol/index.js';
 import { safeText } from './events.js';
-import { brokerFixture, limitBuy, marketBuy } from './testing/brokerFixture.js';
+import { brokerFixture, limitBuy, marketBuy } from '../testing/brokerFixture.js';
 
 describe('trading events (the trading.events source)', () => {
   it('publishes only events that fit the channel schema, for every kind the broker emits', async () => {

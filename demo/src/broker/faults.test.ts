@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BrokerError, LostResponseError } from './errors.js';
 import { FaultInjector, parseFaults } from './faults.js';
 import { AUTH_URL } from './gateway.js';
-import { brokerFixture, limitBuy } from './testing/brokerFixture.js';
+import { brokerFixture, limitBuy } from '../testing/brokerFixture.js';
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
   try {

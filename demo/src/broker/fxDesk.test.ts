@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BrokerError } from './errors.js';
-import { brokerFixture } from './testing/brokerFixture.js';
+import { brokerFixture } from '../testing/brokerFixture.js';
 
 async function failure(promise: Promise<unknown>): Promise<BrokerError> {
   try {

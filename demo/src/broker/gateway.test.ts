@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokerFixture, limitBuy } from './testing/brokerFixture.js';
+import { brokerFixture, limitBuy } from '../testing/brokerFixture.js';
 
 describe('broker request counts (what tests use to prove nothing was retried)', () => {
   it('counts every request per operation name, refused and lost ones included', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TradingEvent } from '../../../src/protocol/index.js';
 import { BrokerError } from './errors.js';
-import { brokerFixture, limitBuy, marketBuy } from './testing/brokerFixture.js';
+import { brokerFixture, limitBuy, marketBuy } from '../testing/brokerFixture.js';
 
 async function brokerCode(promise: Promise<unknown>): Promise<string> {
   try {

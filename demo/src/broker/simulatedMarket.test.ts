@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MarketSimulator } from '../market/simulator.js';
 import { OffsetClock } from './clock.js';
 import { PaperBroker } from './paperBroker.js';
-import { T0 } from './testing/brokerFixture.js';
+import { T0 } from '../testing/brokerFixture.js';
 
 /** A broker on the real simulated market, both on one hand-moved clock. */
 function simulated(seed: number) {

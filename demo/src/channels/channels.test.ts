@@ -3,7 +3,7 @@ import type { TradingEvent } from '../../../src/protocol/index.js';
 import { quotesChannel, tradingEventsChannel } from '../../../src/sdk/index.js';
 import { BrokerEvents } from '../broker/events.js';
 import { MarketSimulator } from '../market/simulator.js';
-import { bind, testHost } from './channelTesting.js';
+import { bind, testHost } from '../testing/channelTesting.js';
 import { demoChannels, provideSessionChannels } from './provideChannels.js';
 import { SourceMeter } from './sourceMeter.js';
 

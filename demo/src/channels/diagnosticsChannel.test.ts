@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrokerEvents } from '../broker/events.js';
 import { MarketSimulator } from '../market/simulator.js';
-import { bind, testHost } from './channelTesting.js';
+import { bind, testHost } from '../testing/channelTesting.js';
 import { diagnosticsTicksChannel, DiagnosticTicks, MAX_RATE } from './diagnosticsChannel.js';
 import { demoChannels, diagnosticsRequested, provideSessionChannels } from './provideChannels.js';
 import { SourceMeter } from './sourceMeter.js';

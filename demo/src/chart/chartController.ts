@@ -3,7 +3,7 @@
  * families and revision domains. Descriptors and JSON Schemas derive from it.
  */
 import { z } from 'zod';
-import { arg, control, declareController } from '../../../src/sdk/declare.js';
+import { arg, control, declareController } from '../../../src/sdk/declare/declare.js';
 import { INTERVALS } from '../market/candles.js';
 
 const UnixSeconds = z.number().int().min(0).max(4_102_444_800);

@@ -3,7 +3,7 @@
  * successful mutation bumps the revision domain it declares, so an agent
  * holding an older revision gets a conflict instead of overwriting.
  */
-import { controlFailure } from '../../../src/sdk/failures.js';
+import { controlFailure } from '../../../src/sdk/outcomes/failures.js';
 import type { ControllerImpl } from '../../../src/sdk/types.js';
 import type { TradingLine } from './tradingLines.js';
 import type { chartController } from './chartController.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, relayLimitsOf, type CallReceipt } from '../../../src/protocol/index.js';
 import { TradingLineStore } from './tradingLines.js';
-import { bind, testHost } from '../channels/channelTesting.js';
+import { bind, testHost } from '../testing/channelTesting.js';
 import { chartViewportChannel, ViewportFeed } from './viewportChannel.js';
 import type { Interval } from '../market/candles.js';
 import { chartController } from './chartController.js';

@@ -6,8 +6,8 @@ import {
   type ErrorObject,
 } from '../../../src/protocol/index.js';
 import type { SessionOutcome } from '../../../src/sdk/index.js';
-import { limitBuy } from '../broker/testing/brokerFixture.js';
-import { tradingHost } from '../trading/testing/hostFixture.js';
+import { limitBuy } from '../testing/brokerFixture.js';
+import { tradingHost } from '../testing/hostFixture.js';
 
 function receipt(outcome: SessionOutcome): CallReceipt {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.code}: ${outcome.error.message}`);

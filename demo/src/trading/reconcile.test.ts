@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokerFixture, limitBuy } from '../broker/testing/brokerFixture.js';
+import { brokerFixture, limitBuy } from '../testing/brokerFixture.js';
 import { sinceBrokerStart } from './brokerEpoch.js';
 import { depthLadderReconcile } from '../ladder/depthLadderController.js';
 import { fxReconcile } from '../fx/fxController.js';

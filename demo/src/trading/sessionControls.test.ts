@@ -6,9 +6,9 @@ import {
   type ErrorObject,
 } from '../../../src/protocol/index.js';
 import type { SessionOutcome } from '../../../src/sdk/index.js';
-import { describeController } from '../../../src/sdk/declare.js';
+import { describeController } from '../../../src/sdk/declare/declare.js';
 import { TRADING_CONTROLLERS } from './mountTrading.js';
-import { LADDER, tradingHost } from './testing/hostFixture.js';
+import { LADDER, tradingHost } from '../testing/hostFixture.js';
 
 function receipt(outcome: SessionOutcome): CallReceipt {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.code}: ${outcome.error.message}`);

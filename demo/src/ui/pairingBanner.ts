@@ -4,7 +4,7 @@
  * also shows while the extension has not linked the tab (not installed, the
  * site not allowed, or revoked), and the code goes into the extension's popup.
  */
-import type { BridgeStatus } from '../../../src/bridge/types.js';
+import type { BridgeStatus } from '../../../src/bridge/page/bridgeTypes.js';
 import type { BridgeMode } from '../bridge/bridgeMode.js';
 import { PAIR_COMMAND } from '../bridge/pairing.js';
 import { el, setText } from './dom.js';

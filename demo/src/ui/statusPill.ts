@@ -2,7 +2,7 @@
  * The header pill that shows the bridge: state, short session id and the MCP
  * clients attached.
  */
-import type { BridgeState, BridgeStatus } from '../../../src/bridge/types.js';
+import type { BridgeState, BridgeStatus } from '../../../src/bridge/page/bridgeTypes.js';
 import { el, setText } from './dom.js';
 
 const LABELS: Readonly<Record<BridgeState, string>> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeController } from '../../../src/sdk/declare.js';
-import { isControlFailure } from '../../../src/sdk/failures.js';
+import { describeController } from '../../../src/sdk/declare/declare.js';
+import { isControlFailure } from '../../../src/sdk/outcomes/failures.js';
 import type { ControlContext } from '../../../src/sdk/types.js';
 import { MarketSimulator } from '../market/simulator.js';
 import { WatchlistModel } from './watchlistModel.js';

@@ -4,8 +4,8 @@
  * watchlist read-only, so agents see those two as unavailable).
  */
 import { z } from 'zod';
-import { arg, control, declareController } from '../../../src/sdk/declare.js';
-import { controlFailure } from '../../../src/sdk/failures.js';
+import { arg, control, declareController } from '../../../src/sdk/declare/declare.js';
+import { controlFailure } from '../../../src/sdk/outcomes/failures.js';
 import type { ControllerImpl } from '../../../src/sdk/types.js';
 import type { MarketSimulator } from '../market/simulator.js';
 import type { WatchlistModel } from './watchlistModel.js';

@@ -18,7 +18,7 @@ import {
   TabAcceptedSchema,
   type ExtensionMessage,
   type PageMessage,
-} from '../../../src/protocol/extensionLink.js';
+} from '../../../src/protocol/wire/extensionLink.js';
 import { TAB_PORT_NAME } from '../shared/portNames.js';
 
 /** Wait before reconnecting to a service worker that stopped. */

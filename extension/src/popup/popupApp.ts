@@ -7,9 +7,9 @@
  */
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { checkPairCode } from '../../../src/element/pairCode.js';
-import type { PopupCommand, PopupState } from '../../../src/protocol/extensionLink.js';
+import type { PopupCommand, PopupState } from '../../../src/protocol/wire/extensionLink.js';
 import type { Grant } from '../../../src/protocol/index.js';
-import { hostPermission, siteOriginOf } from '../../../src/bridge/extension/siteOrigin.js';
+import { hostPermission, siteOriginOf } from '../../../src/bridge/extension/sw/siteOrigin.js';
 import { activeTabOrigin, PopupClient } from './popupClient.js';
 import { popupStyles } from './popupStyles.js';
 import { renderHeader, renderPairing, renderSite, renderThisTab } from './popupViews.js';

@@ -3,7 +3,7 @@
  * commands the popup sends. Opening the Port wakes a stopped service worker;
  * when it stops while the popup is open, the popup connects again.
  */
-import { PopupUpdateSchema, type PopupCommand, type PopupState } from '../../../src/protocol/extensionLink.js';
+import { PopupUpdateSchema, type PopupCommand, type PopupState } from '../../../src/protocol/wire/extensionLink.js';
 import { POPUP_PORT_NAME } from '../shared/portNames.js';
 
 const RECONNECT_DELAY_MS = 200;

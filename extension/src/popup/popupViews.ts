@@ -6,7 +6,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { durationLabel, timeLabel } from '../../../src/element/format.js';
 import { PAIR_COMMAND } from '../../../src/element/pairCode.js';
-import type { ActivityItem, PopupState, SiteGrant, TabSessionView } from '../../../src/protocol/extensionLink.js';
+import type { ActivityItem, PopupState, SiteGrant, TabSessionView } from '../../../src/protocol/wire/extensionLink.js';
 import type { Grant } from '../../../src/protocol/index.js';
 
 const GRANTS: readonly Grant[] = ['read', 'write', 'trade'];

@@ -9,12 +9,17 @@ import {
   BRIDGE_VERSION,
   createIdbSubscriptionJournal,
   pushActivity,
-  RelayConnection,
+  RelayClient,
   TabSession,
   type PageAttach,
   type TabLinkClient,
-} from '../../../src/bridge/extension/serviceWorker.js';
-import type { ActivityItem, ExtensionMessage, PopupState, SiteGrant } from '../../../src/protocol/extensionLink.js';
+} from '../../../src/bridge/extension/sw/index.js';
+import type {
+  ActivityItem,
+  ExtensionMessage,
+  PopupState,
+  SiteGrant,
+} from '../../../src/protocol/wire/extensionLink.js';
 import { injectIntoOpenTabs, releaseHostPermission, syncSiteScripts } from './siteScripts.js';
 import * as store from './storage.js';
 import { visibleCaptureFor } from './visibleCapture.js';
@@ -34,7 +39,7 @@ const STATE_PUSH_DELAY_MS = 30;
 
 /** The service worker's state and the relay connection. */
 export class ExtensionRuntime {
-  private connection: RelayConnection;
+  private connection: RelayClient;
   private readonly tabs = new Map<number, { session: TabSession; link: TabLink }>();
   private readonly listeners = new Set<(state: PopupState) => void>();
   private readonly journal = createIdbSubscriptionJournal();
@@ -215,8 +220,8 @@ export class ExtensionRuntime {
     };
   }
 
-  private connect(pairCode: string | null): RelayConnection {
-    const connection = new RelayConnection({
+  private connect(pairCode: string | null): RelayClient {
+    const connection = new RelayClient({
       url: this.settings.relayUrl,
       relayToken: this.settings.relayToken ?? null,
       webSocket: WebSocket,

@@ -3,7 +3,7 @@
  * It hears the whole state on connect and after every change, and sends
  * commands, each parsed before it runs.
  */
-import { PopupCommandSchema, type PopupCommand } from '../../../src/protocol/extensionLink.js';
+import { PopupCommandSchema, type PopupCommand } from '../../../src/protocol/wire/extensionLink.js';
 import type { ExtensionRuntime } from './extensionRuntime.js';
 
 const OWN_PAGES = `chrome-extension://${chrome.runtime.id}/`;

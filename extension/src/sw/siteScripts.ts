@@ -4,7 +4,7 @@
  * only top-level frames, registered when the site is allowed and removed when
  * it is revoked. Tabs of the site already open get the script injected at once.
  */
-import { hostPermission } from '../../../src/bridge/extension/serviceWorker.js';
+import { hostPermission } from '../../../src/bridge/extension/sw/index.js';
 
 /** The built content script. */
 export const CONTENT_SCRIPT = 'content.js';

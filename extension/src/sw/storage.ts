@@ -7,14 +7,14 @@
  * parsed: a value that does not fit is treated as absent.
  */
 import { z } from 'zod';
-import { parseStoredCredential, type CredentialStore } from '../../../src/bridge/extension/serviceWorker.js';
+import { parseStoredCredential, type BrowserCredentialStore } from '../../../src/bridge/extension/sw/index.js';
 import {
   ActivityItemSchema,
   SiteGrantSchema,
   SiteOriginSchema,
   type ActivityItem,
   type SiteGrant,
-} from '../../../src/protocol/extensionLink.js';
+} from '../../../src/protocol/wire/extensionLink.js';
 import { CredentialSchema, DEFAULT_GRANT, GrantSchema, IdSchema, type Grant } from '../../../src/protocol/index.js';
 
 /** The relay address until the person sets another (SPEC §11). */
@@ -59,7 +59,7 @@ export async function restrictStorage(): Promise<void> {
 }
 
 /** The relay credential in `chrome.storage.local`. */
-export const chromeCredentialStore: CredentialStore = {
+export const chromeCredentialStore: BrowserCredentialStore = {
   load: async () => parseStoredCredential((await chrome.storage.local.get(KEYS.credential))[KEYS.credential]),
   save: (credential) => chrome.storage.local.set({ [KEYS.credential]: CredentialSchema.parse(credential) }),
   clear: () => chrome.storage.local.remove(KEYS.credential),

@@ -12,8 +12,8 @@ import {
   type LinkEndpoint,
   type TabNotice,
   type TabSession,
-} from '../../../src/bridge/extension/serviceWorker.js';
-import { isSiteOrigin, type ExtensionMessage } from '../../../src/protocol/extensionLink.js';
+} from '../../../src/bridge/extension/sw/index.js';
+import { isSiteOrigin, type ExtensionMessage } from '../../../src/protocol/wire/extensionLink.js';
 import type { ExtensionRuntime, TabLink } from './extensionRuntime.js';
 
 /** The sender's origin and its URL without query or fragment, or null when it is not a page of a site. */

@@ -6,7 +6,7 @@
  * person opens the popup or clicks the action on it); without it, or on any
  * failure, the answer is null and the page's capture serves the snapshot.
  */
-import { cropRegion, wholeOnScreen, type VisibleCapture } from '../../../src/bridge/extension/serviceWorker.js';
+import { cropRegion, wholeOnScreen, type VisibleCapture } from '../../../src/bridge/extension/sw/index.js';
 
 async function activeIn(tabId: number): Promise<number | null> {
   const tab = await chrome.tabs.get(tabId);

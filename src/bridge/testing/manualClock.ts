@@ -3,7 +3,7 @@
  * passes their due time, so heartbeat and backoff logic is checked without
  * waiting.
  */
-import type { Clock, TimerHandle } from '../clock.js';
+import type { Clock, TimerHandle } from '../relay/clock.js';
 
 interface Pending {
   id: number;

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContextDataSchema, SNAPSHOT_MAX_SIDE, type Target } from '../../protocol/index.js';
 import { createTerminalHost } from '../host.js';
-import { dataOf } from '../test/expect.js';
-import { CHART, SESSION, request } from '../test/fixtures.js';
+import { dataOf } from '../testing/expect.js';
+import { CHART, SESSION, request } from '../testing/fixtures.js';
 import type { CaptureOutcome } from '../types.js';
 import { fitWithin, rasterRatio, rasterSize } from './sizing.js';
 

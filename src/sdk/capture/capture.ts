@@ -4,7 +4,7 @@
  * `control_failed`.
  */
 import { makeError, type ErrorObject } from '../../protocol/index.js';
-import type { TargetEntry } from '../targets.js';
+import type { TargetEntry } from '../declare/targets.js';
 import type { CaptureOptions, CaptureOutcome, RenderSource } from '../types.js';
 import { bitmapWithin, isRendered } from './bitmap.js';
 

@@ -12,9 +12,9 @@ import {
   type ErrorObject,
   type ValidationIssue,
 } from '../../protocol/index.js';
-import type { TargetEntry } from '../targets.js';
+import type { TargetEntry } from '../declare/targets.js';
 import type { BindingRequest } from '../types.js';
-import { invalidInput } from '../validation.js';
+import { invalidInput } from '../dispatch/validation.js';
 import type { ChannelDeclaration } from './declareChannel.js';
 import type { ProvidedChannel } from './channelHub.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ContextDataSchema, type Target } from '../../protocol/index.js';
 import { createTerminalHost } from '../host.js';
-import { CountingSource, binding, drawingsChannel, recordingSink } from '../test/channelFixtures.js';
-import { dataOf, errorOf } from '../test/expect.js';
-import { CHART, SESSION, request } from '../test/fixtures.js';
+import { CountingSource, binding, drawingsChannel, recordingSink } from '../testing/channelFixtures.js';
+import { dataOf, errorOf } from '../testing/expect.js';
+import { CHART, SESSION, request } from '../testing/fixtures.js';
 import type { BindingStart } from '../types.js';
 import { quotesChannel, tradingEventsChannel } from './builtins.js';
 

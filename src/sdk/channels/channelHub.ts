@@ -5,7 +5,7 @@
  * source is released exactly once (stop, or its target unregistering).
  */
 import { targetKey, type ChannelDescriptor } from '../../protocol/index.js';
-import type { TargetEntry } from '../targets.js';
+import type { TargetEntry } from '../declare/targets.js';
 import type { BindingRequest, BindingSink, BindingStart } from '../types.js';
 import { BUILTIN_CHANNEL_DECLARATIONS, projectorFor } from './builtins.js';
 import { Binding } from './binding.js';

@@ -2,7 +2,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChannelDescriptorSchema, jsonByteLength } from '../../protocol/index.js';
-import { drawingsChannel } from '../test/channelFixtures.js';
+import { drawingsChannel } from '../testing/channelFixtures.js';
 import { BUILTIN_CHANNEL_DECLARATIONS } from './builtins.js';
 import { declareChannel, type ChannelDeclaration } from './declareChannel.js';
 import { CHANNEL_SCHEMA_MAX_BYTES, describeChannel } from './describeChannel.js';

@@ -4,7 +4,7 @@
  * portable JSON Schema and the declaration's checked example.
  */
 import { KB, checkJsonShape, jsonByteLength, type ChannelDescriptor, type Contract } from '../../protocol/index.js';
-import { portableJsonSchema, typeText } from '../declare.js';
+import { portableJsonSchema, typeText } from '../declare/declare.js';
 import type { ChannelDeclaration } from './declareChannel.js';
 
 /** Most bytes of one contract's JSON Schema. */

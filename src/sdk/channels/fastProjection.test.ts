@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactString } from '../redact.js';
+import { redactString } from '../dispatch/redact.js';
 import { projectorFor, quotesChannel, referenceProjectors, tradingEventsChannel } from './builtins.js';
 import { utf8Length } from '../../protocol/index.js';
 import { DROP_INVALID, DROP_OVERSIZED, eventBounds, type EventBounds, type Projector } from './projection.js';

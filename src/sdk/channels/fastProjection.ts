@@ -8,7 +8,7 @@
  */
 import { TRADING_EVENT_TYPES } from '../../protocol/channels.js';
 import { DROP_INVALID, DROP_OVERSIZED, fitsEvent, type EventBounds, type Projection } from './projection.js';
-import { redactJson, redactString } from '../redact.js';
+import { redactJson, redactString } from '../dispatch/redact.js';
 
 /** The fast paths run only when every key and decimal fits this string limit. */
 export const FAST_MIN_STRING_LENGTH = 64;

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { DEFAULT_LIMITS, KB, checkJsonShape, utf8Length, type RelayLimits } from '../../protocol/index.js';
-import { redactJson } from '../redact.js';
+import { redactJson } from '../dispatch/redact.js';
 
 /** Most UTF-8 bytes of one projected event's JSON. */
 export const MAX_EVENT_BYTES = 16 * KB;

@@ -10,8 +10,8 @@ import {
   owned,
   request,
   terminal,
-} from '../test/fixtures.js';
-import { errorOf, receiptOf } from '../test/expect.js';
+} from '../testing/fixtures.js';
+import { errorOf, receiptOf } from '../testing/expect.js';
 import { MemoryLedger } from './memoryLedger.js';
 import {
   LedgerEntrySchema,

@@ -14,7 +14,7 @@ import {
   canonicalJson,
   type RelayCall,
 } from '../../protocol/index.js';
-import { redactBrokerText, redactJson } from '../redact.js';
+import { redactBrokerText, redactJson } from '../dispatch/redact.js';
 
 /**
  * Where an operation stands: `attempted` (dispatched, no outcome recorded yet),

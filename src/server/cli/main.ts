@@ -4,7 +4,7 @@
  * one ready line to stderr and runs until SIGINT, SIGTERM or (stdio) stdin ends.
  */
 import type { Readable, Writable } from 'node:stream';
-import { packageVersion } from '../demoServer/packageRoot.js';
+import { packageVersion } from '../http/demo/packageRoot.js';
 import { pairCommand, sessionsCommand, statusCommand, type CliOutput } from './adminClient.js';
 import { parseCommand, UsageError, type Command } from './args.js';
 import { USAGE } from './usage.js';
@@ -80,7 +80,7 @@ async function run(command: Command, io: CliIo, output: CliOutput): Promise<numb
 async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): Promise<number> {
   if (command.cluster) return serveCluster(command, command.cluster, io);
   // Loaded only for server commands, so `status` and `pair` stay light.
-  const { ProbeEnded, startServer } = await import('./startServer.js');
+  const { ProbeEnded, startServer } = await import('../process/startServer.js');
   let running;
   try {
     running = await startServer(command.config, {

@@ -10,7 +10,7 @@
  * Redis and go with it to every node, even after it ended and came back under
  * its kept id.
  */
-import type { ClusterEvent } from '../../protocol/clusterBus.js';
+import type { ClusterEvent } from '../../protocol/wire/clusterBus.js';
 import type { Hub } from '../hub/hub.js';
 import type { AttachmentHandle, AttachmentInfo } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';

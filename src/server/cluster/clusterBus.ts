@@ -12,7 +12,7 @@ import {
   parseClusterJson,
   type ClusterEvent,
   type InboxMessage,
-} from '../../protocol/clusterBus.js';
+} from '../../protocol/wire/clusterBus.js';
 import type { Logger } from '../log.js';
 import { keys } from './clusterKeys.js';
 import type { RedisClients } from './redisClients.js';

@@ -8,8 +8,8 @@
  * tab that is reconnecting (to any node) is waited for, as on one machine.
  */
 import { sessionContextUri, type CatalogResource, type Operation, type SessionSummary } from '../../protocol/index.js';
-import type { ClusterEvent, ClusterSessionRecord, InboxMessage } from '../../protocol/clusterBus.js';
-import { catalogResource, indexCatalog } from '../hub/catalogIndex.js';
+import type { ClusterEvent, ClusterSessionRecord, InboxMessage } from '../../protocol/wire/clusterBus.js';
+import { catalogResource, indexCatalog } from '../hub/rules/catalogIndex.js';
 import type { Hub } from '../hub/hub.js';
 import type {
   AttachmentHandle,
@@ -19,7 +19,7 @@ import type {
   HubPort,
   HubRequestOptions,
 } from '../hub/hubPort.js';
-import { cancelledOutcome } from '../hub/lostOutcomes.js';
+import { cancelledOutcome } from '../hub/rules/lostOutcomes.js';
 import type { Logger } from '../log.js';
 import type { ClusterAttachments, HomeAttachment } from './clusterAttachments.js';
 import type { ClusterBus } from './clusterBus.js';

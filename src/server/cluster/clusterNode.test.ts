@@ -22,11 +22,11 @@ import {
   portOf,
   type TestCluster,
   type TestTab,
-} from '../../testSupport/clusterNodes.js';
-import { callToolPayload, connectModernClient } from '../../testSupport/modernClient.js';
-import { nodeRotation } from '../../testSupport/nodeRotation.js';
-import { waitUntil } from '../../testSupport/waitUntil.js';
-import type { PairLinkResult } from '../../bridge/types.js';
+} from '../../testing/clusterNodes.js';
+import { callToolPayload, connectModernClient } from '../../testing/modernClient.js';
+import { nodeRotation } from '../../testing/nodeRotation.js';
+import { waitUntil } from '../../testing/waitUntil.js';
+import type { PairLinkResult } from '../../bridge/page/bridgeTypes.js';
 import { runAsPrincipal } from './principalContext.js';
 
 let cluster: TestCluster;

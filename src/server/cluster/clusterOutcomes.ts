@@ -5,7 +5,7 @@
  */
 import { makeError, type ErrorCode } from '../../protocol/index.js';
 import type { HubOutcome } from '../hub/hubPort.js';
-import { notSent } from '../hub/routing.js';
+import { notSent } from '../hub/rules/routing.js';
 
 /** An error outcome with no environment. */
 export function failed(code: ErrorCode, message: string, retry?: 'after_reread'): HubOutcome {

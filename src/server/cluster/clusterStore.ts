@@ -13,7 +13,7 @@ import {
   type ClusterAttachmentRecord,
   type ClusterNodeRecord,
   type ClusterSessionRecord,
-} from '../../protocol/clusterBus.js';
+} from '../../protocol/wire/clusterBus.js';
 import { keys } from './clusterKeys.js';
 import type { CommandClient } from './redisClients.js';
 

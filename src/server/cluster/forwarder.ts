@@ -8,9 +8,9 @@
  * `uncertain_execution`, a read `transport_error`.
  */
 import type { Environment, Operation } from '../../protocol/index.js';
-import type { InboxMessage } from '../../protocol/clusterBus.js';
+import type { InboxMessage } from '../../protocol/wire/clusterBus.js';
 import type { HubOutcome, HubRequestOptions } from '../hub/hubPort.js';
-import { lostOutcome, type LossCause } from '../hub/lostOutcomes.js';
+import { lostOutcome, type LossCause } from '../hub/rules/lostOutcomes.js';
 import type { ClusterBus, Delivery } from './clusterBus.js';
 
 type RequestMessage = Extract<InboxMessage, { t: 'request' }>;

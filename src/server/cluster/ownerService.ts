@@ -8,7 +8,7 @@
  * `notHere` at once (nothing reached a tab).
  */
 import { CLOSE_CODES } from '../../protocol/index.js';
-import type { InboxMessage } from '../../protocol/clusterBus.js';
+import type { InboxMessage } from '../../protocol/wire/clusterBus.js';
 import type { Logger } from '../log.js';
 import type { ClusterAttachments } from './clusterAttachments.js';
 import type { ClusterBus } from './clusterBus.js';

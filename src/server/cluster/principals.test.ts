@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from '../../testSupport/waitUntil.js';
+import { waitUntil } from '../../testing/waitUntil.js';
 import { parseTokenFile, tokenDigest, tokenFileResolver } from './principals.js';
 
 const ALICE = 'alice-token-0123456789abcdef';

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { PrincipalSchema } from '../../protocol/clusterBus.js';
+import { PrincipalSchema } from '../../protocol/wire/clusterBus.js';
 
 /** How often the token file is looked at for a change. */
 export const RELOAD_CHECK_MS = 2_000;

@@ -6,7 +6,7 @@
  * route is then read again; nothing was sent), when Redis goes away, and
  * after `maxAgeMs` in any case.
  */
-import type { ClusterSessionRecord } from '../../protocol/clusterBus.js';
+import type { ClusterSessionRecord } from '../../protocol/wire/clusterBus.js';
 
 interface Entry {
   readonly record: ClusterSessionRecord;

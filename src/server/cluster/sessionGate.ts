@@ -8,9 +8,9 @@
  * here. Frames of a socket are handed to the hub in order, after that claim.
  */
 import { CLOSE_CODES, type BrowserFrame } from '../../protocol/index.js';
-import type { InboxMessage } from '../../protocol/clusterBus.js';
-import type { ConnectionSink, HubFrame, RelayConnection } from '../relay/connection.js';
-import type { RelayPeer, RelaySocket } from '../relay/socket.js';
+import type { InboxMessage } from '../../protocol/wire/clusterBus.js';
+import type { ConnectionSink, HubFrame, RelayServerConnection } from '../relay/relayServerConnection.js';
+import type { RelayPeer, RelaySocket } from '../relay/relaySocket.js';
 import type { Logger } from '../log.js';
 import type { ClusterBus } from './clusterBus.js';
 import { keys } from './clusterKeys.js';
@@ -46,7 +46,7 @@ export class SessionGate {
   ) {}
 
   /** Takes a socket whose upgrade named `peer.principal`. */
-  connect(socket: RelaySocket, peer: RelayPeer): RelayConnection {
+  connect(socket: RelaySocket, peer: RelayPeer): RelayServerConnection {
     if (peer.principal === undefined) throw new Error('a cluster relay socket without a principal');
     const hub = this.tenants.get(peer.principal);
     let queue: Promise<void> = Promise.resolve();
@@ -77,7 +77,7 @@ export class SessionGate {
     this.waiting.get(message.id)?.(message.held);
   }
 
-  private async admit(conn: RelayConnection, frame: OpenFrame): Promise<HubFrame | null> {
+  private async admit(conn: RelayServerConnection, frame: OpenFrame): Promise<HubFrame | null> {
     const kept = frame.sessionId;
     const host = conn.host;
     if (kept === undefined || !host?.principal) return frame;

@@ -7,9 +7,9 @@
  * the state current at that moment, so writes never land out of order.
  */
 import type { CatalogDocument } from '../../protocol/index.js';
-import type { ClusterSessionRecord } from '../../protocol/clusterBus.js';
+import type { ClusterSessionRecord } from '../../protocol/wire/clusterBus.js';
 import type { Hub } from '../hub/hub.js';
-import type { SessionRecord } from '../hub/sessionRegistry.js';
+import type { SessionRecord } from '../hub/hubSessions.js';
 import type { Logger } from '../log.js';
 import type { ClusterBus } from './clusterBus.js';
 import { keys } from './clusterKeys.js';

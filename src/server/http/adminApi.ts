@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { GrantSchema, type Grant, type SessionSummary } from '../../protocol/index.js';
 import type { Hub, HubStatus } from '../hub/hub.js';
 import type { Logger } from '../log.js';
-import type { PairedHost } from '../pairing/credentialStore.js';
+import type { PairedHost } from '../pairing/credentialFile.js';
 import type { Pairing } from '../pairing/pairing.js';
 import { readBody, sendJson } from './body.js';
 import { bearerAllowed } from './requestGuard.js';

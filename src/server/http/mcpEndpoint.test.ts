@@ -6,11 +6,11 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
 import { createLogger } from '../log.js';
-import { fixedKeySource } from '../mcp/attachmentKey.js';
+import { fixedKeySource } from '../mcp/attachments/attachmentKey.js';
 import { createHttpFront } from '../mcp/httpFront.js';
-import type { IdleClock } from '../mcp/statelessAttachments.js';
-import { defaultAnswer, InMemoryHub } from '../mcp/testHub.js';
-import { testConfig, waitFor } from '../mcp/testHarness.js';
+import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
+import { defaultAnswer, InMemoryHub } from '../testing/testHub.js';
+import { testConfig, waitFor } from '../testing/testHarness.js';
 import { McpHttpEndpoint } from './mcpEndpoint.js';
 
 const IDLE_MS = 60_000;

@@ -22,7 +22,7 @@ import type * as ServerSdk from '@modelcontextprotocol/server';
 import type { McpHttpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import type { HttpFront } from '../mcp/httpFront.js';
-import type { IdleClock } from '../mcp/statelessAttachments.js';
+import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
 import { sendWebResponse, toWebRequest } from './webBridge.js';

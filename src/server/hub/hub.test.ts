@@ -3,7 +3,7 @@ import { CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf, type Operation, type RelayL
 import { createLogger } from '../log.js';
 import { Hub, type HubTiming } from './hub.js';
 import type { HubRequestOptions } from './hubPort.js';
-import { openScriptedTab, testAuthenticator } from './scriptedTab.js';
+import { openScriptedTab, testAuthenticator } from '../testing/scriptedTab.js';
 
 const limits = relayLimitsOf(DEFAULT_LIMITS);
 const relayLimits: RelayLimits = limits;

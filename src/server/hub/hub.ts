@@ -15,24 +15,24 @@ import type { z } from 'zod';
 import type { Logger } from '../log.js';
 import {
   DEFAULT_RELAY_TIMING,
-  RelayConnection,
+  RelayServerConnection,
   type ConnectionSink,
   type HubFrame,
   type RelayAuthenticator,
   type RelayTiming,
-} from '../relay/connection.js';
-import type { RelayPeer, RelaySocket } from '../relay/socket.js';
+} from '../relay/relayServerConnection.js';
+import type { RelayPeer, RelaySocket } from '../relay/relaySocket.js';
 import { AttachmentRegistry, type AttachmentRecord } from './attachmentRegistry.js';
-import { catalogResource } from './catalogIndex.js';
+import { catalogResource } from './rules/catalogIndex.js';
 import { HubEmitter } from './emitter.js';
 import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, HubRequestOptions } from './hubPort.js';
-import { cancelledOutcome, isMutation } from './lostOutcomes.js';
-import { RequestTable } from './requestTable.js';
+import { cancelledOutcome, isMutation } from './rules/lostOutcomes.js';
+import { RequestTable } from './rules/requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
-import { detachedHere, notAttached, routable } from './routing.js';
+import { detachedHere, notAttached, routable } from './rules/routing.js';
 import { SESSION_EVENT_INTERVAL_MS, SessionEvents } from './sessionEvents.js';
-import { SessionRegistry, type SessionRecord } from './sessionRegistry.js';
-import { TwinCalls } from './twinCalls.js';
+import { HubSessions, type SessionRecord } from './hubSessions.js';
+import { TwinCalls } from './rules/twinCalls.js';
 
 /** Hub timings; tests inject short ones. */
 export interface HubTiming extends RelayTiming {
@@ -93,7 +93,7 @@ const REVOKED_REASON = 'credential revoked; run `npx tradescript-mcp pair` for a
 /** The sessions, attachments and request routing of one server. */
 export class Hub implements HubPort, ConnectionSink {
   /** @internal shared with the session-open handler. */
-  readonly sessions = new SessionRegistry();
+  readonly sessions = new HubSessions();
   /** @internal */
   readonly attachments = new AttachmentRegistry();
   /** @internal */
@@ -106,7 +106,7 @@ export class Hub implements HubPort, ConnectionSink {
   readonly timing: HubTiming;
   /** @internal */
   readonly limits: HubLimits;
-  private readonly conns = new Set<RelayConnection>();
+  private readonly conns = new Set<RelayServerConnection>();
   private readonly twins = new TwinCalls();
   /** @internal */
   readonly requests: RequestTable;
@@ -131,8 +131,8 @@ export class Hub implements HubPort, ConnectionSink {
    * A cluster node passes its own `sink`, which admits a frame (a kept session
    * id) before handing it to {@link frame} and {@link closed}.
    */
-  connect(socket: RelaySocket, peer: RelayPeer, sink: ConnectionSink = this): RelayConnection {
-    const conn = new RelayConnection(socket, peer, {
+  connect(socket: RelaySocket, peer: RelayPeer, sink: ConnectionSink = this): RelayServerConnection {
+    const conn = new RelayServerConnection(socket, peer, {
       auth: this.options.auth,
       sink,
       logger: this.logger,
@@ -269,12 +269,12 @@ export class Hub implements HubPort, ConnectionSink {
   }
 
   /** @internal {@link ConnectionSink}: one frame after hello. */
-  frame(conn: RelayConnection, frame: HubFrame): void {
+  frame(conn: RelayServerConnection, frame: HubFrame): void {
     handleHubFrame(this, conn, frame);
   }
 
   /** @internal {@link ConnectionSink}: the socket is gone. */
-  closed(conn: RelayConnection): void {
+  closed(conn: RelayServerConnection): void {
     this.conns.delete(conn);
     if (this.closing || !conn.host) return;
     this.requests.lose({ conn }, 'socket');
@@ -307,7 +307,7 @@ export class Hub implements HubPort, ConnectionSink {
   }
 
   /** @internal A frame that names something this socket does not own (SPEC §9). */
-  foreign(conn: RelayConnection, what: string): void {
+  foreign(conn: RelayServerConnection, what: string): void {
     this.logger.warn('foreign relay frame', { conn: conn.id, frame: what, hostId: conn.host?.hostId });
     conn.close(CLOSE_CODES.malformed, 'foreign frame');
   }

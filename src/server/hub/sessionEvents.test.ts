@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../log.js';
 import { HubEmitter } from './emitter.js';
 import { Hub } from './hub.js';
-import { openScriptedTab, testAuthenticator } from './scriptedTab.js';
+import { openScriptedTab, testAuthenticator } from '../testing/scriptedTab.js';
 import { SessionEvents } from './sessionEvents.js';
 
 afterEach(() => {

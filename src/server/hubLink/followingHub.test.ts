@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openScriptedTab } from '../hub/scriptedTab.js';
+import { openScriptedTab } from '../testing/scriptedTab.js';
 import { createLogger } from '../log.js';
 import type { JoinedHub } from './discovery.js';
 import { FollowingHub, type ResumableHub } from './followingHub.js';
 import { HubFollower } from './hubFollower.js';
-import { callOp, linkedHub, requestOptions, type LinkedHub } from './testLink.js';
+import { callOp, linkedHub, requestOptions, type LinkedHub } from '../testing/testLink.js';
 
 const logger = createLogger('silent');
 const started: LinkedHub[] = [];

@@ -16,7 +16,7 @@ import type {
   HubPort,
   HubRequestOptions,
 } from '../hub/hubPort.js';
-import { cancelledOutcome } from '../hub/lostOutcomes.js';
+import { cancelledOutcome } from '../hub/rules/lostOutcomes.js';
 import type { Logger } from '../log.js';
 import { LinkClosedError, notSentOutcome } from './remoteHub.js';
 

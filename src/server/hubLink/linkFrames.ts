@@ -7,9 +7,9 @@ import {
   HubLinkFrameSchema,
   type FrontLinkFrame,
   type HubLinkFrame,
-} from '../../protocol/hubLink.js';
+} from '../../protocol/wire/hubLink.js';
 import { readFrame, type ReadFrame } from '../../protocol/index.js';
-import { MAX_FRAME_BYTES } from '../relay/frames.js';
+import { MAX_FRAME_BYTES } from '../relay/serverFrames.js';
 
 /**
  * The largest link frame: a relay frame's worth of answer (a full result and a

@@ -5,12 +5,12 @@
  * detach and its reads in flight are abandoned. Mutations it sent run on.
  */
 import { CLOSE_CODES, makeError, type Grant, type Operation } from '../../protocol/index.js';
-import type { FrontLinkFrame, HubLinkFrame, LinkReply } from '../../protocol/hubLink.js';
-import { HUB_LINK_VERSION } from '../../protocol/hubLink.js';
+import type { FrontLinkFrame, HubLinkFrame, LinkReply } from '../../protocol/wire/hubLink.js';
+import { HUB_LINK_VERSION } from '../../protocol/wire/hubLink.js';
 import type { Hub } from '../hub/hub.js';
-import { isMutation } from '../hub/lostOutcomes.js';
+import { isMutation } from '../hub/rules/lostOutcomes.js';
 import type { Logger } from '../log.js';
-import type { RelaySocket } from '../relay/socket.js';
+import type { RelaySocket } from '../relay/relaySocket.js';
 import { parseFrontFrame } from './linkFrames.js';
 
 /** What a peer needs from the process that owns the hub. */

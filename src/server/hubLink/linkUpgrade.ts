@@ -7,10 +7,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HUB_LINK_SUBPROTOCOL } from '../../protocol/hubLink.js';
+import { HUB_LINK_SUBPROTOCOL } from '../../protocol/wire/hubLink.js';
 import { bearerOf, isLoopbackHost, secretEquals, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
-import type { RelaySocket } from '../relay/socket.js';
+import type { RelaySocket } from '../relay/relaySocket.js';
 import { lazyUpgradeServer } from '../relay/lazyUpgrade.js';
 import { adaptWebSocket } from '../relay/upgrade.js';
 import { MAX_LINK_FRAME_BYTES } from './linkFrames.js';

@@ -4,9 +4,9 @@
  * (a peer that exits closes its socket at once). `ws` loads on first use.
  */
 import type { WebSocket } from 'ws';
-import { HUB_LINK_SUBPROTOCOL } from '../../protocol/hubLink.js';
+import { HUB_LINK_SUBPROTOCOL } from '../../protocol/wire/hubLink.js';
 import { adaptWebSocket } from '../relay/upgrade.js';
-import type { RelaySocket } from '../relay/socket.js';
+import type { RelaySocket } from '../relay/relaySocket.js';
 import { MAX_LINK_FRAME_BYTES } from './linkFrames.js';
 
 /** How often each side pings; a peer silent for two intervals is dropped. */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Operation } from '../../protocol/index.js';
-import { waitUntil } from '../../testSupport/waitUntil.js';
-import { openScriptedTab } from '../hub/scriptedTab.js';
-import { createMemoryLink } from './memoryLink.js';
-import { callOp, linkedHub, requestOptions, type LinkedHub } from './testLink.js';
+import { waitUntil } from '../../testing/waitUntil.js';
+import { openScriptedTab } from '../testing/scriptedTab.js';
+import { createMemoryHubLink } from '../testing/memoryHubLink.js';
+import { callOp, linkedHub, requestOptions, type LinkedHub } from '../testing/testLink.js';
 
 let current: LinkedHub | null = null;
 afterEach(() => {
@@ -144,7 +144,7 @@ describe('front link: attachments across processes (SPEC §2, §9)', () => {
       JSON.stringify({ t: 'sessions', ref: 'k1' }),
       JSON.stringify({ t: 'hello', v: 9 }),
     ]) {
-      const link = createMemoryLink();
+      const link = createMemoryHubLink();
       const code = new Promise<number>((resolve) => (link.frontEnd.onclose = resolve));
       links.accept(link.hubEnd);
       link.frontEnd.send(text);

@@ -6,7 +6,12 @@
  * as lost and calls waiting for a reply reject with {@link LinkClosedError}.
  */
 import { CLOSE_CODES, makeError, type CatalogResource, type Grant, type Operation } from '../../protocol/index.js';
-import { HUB_LINK_VERSION, type FrontLinkFrame, type HubLinkFrame, type LinkReply } from '../../protocol/hubLink.js';
+import {
+  HUB_LINK_VERSION,
+  type FrontLinkFrame,
+  type HubLinkFrame,
+  type LinkReply,
+} from '../../protocol/wire/hubLink.js';
 import { HubEmitter } from '../hub/emitter.js';
 import type {
   AttachmentHandle,
@@ -16,9 +21,9 @@ import type {
   HubPort,
   HubRequestOptions,
 } from '../hub/hubPort.js';
-import { cancelledOutcome } from '../hub/lostOutcomes.js';
+import { cancelledOutcome } from '../hub/rules/lostOutcomes.js';
 import type { Logger } from '../log.js';
-import type { RelaySocket } from '../relay/socket.js';
+import type { RelaySocket } from '../relay/relaySocket.js';
 import { parseHubFrame } from './linkFrames.js';
 import { RemoteRequests } from './remoteRequests.js';
 

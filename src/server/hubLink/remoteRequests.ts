@@ -7,7 +7,7 @@
  */
 import type { Environment, Operation } from '../../protocol/index.js';
 import type { HubOutcome, HubRequestOptions } from '../hub/hubPort.js';
-import { lostOutcome, type LossCause } from '../hub/lostOutcomes.js';
+import { lostOutcome, type LossCause } from '../hub/rules/lostOutcomes.js';
 
 interface Pending {
   readonly op: Operation;

@@ -7,12 +7,12 @@ import { PassThrough } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SESSIONS_URI, type SessionsDocument } from '../../protocol/index.js';
-import { startServer, type RunningServer } from '../cli/startServer.js';
-import { openTab, streamTransport } from '../cli/testPeers.js';
+import { startServer, type RunningServer } from '../process/startServer.js';
+import { openTab, streamTransport } from '../testing/testPeers.js';
 import type { ServerConfig } from '../config.js';
 import { hubFilePath, readHubFile, writeHubFile } from '../http/hubFile.js';
 import { createLogger } from '../log.js';
-import { testConfig } from '../mcp/testHarness.js';
+import { testConfig } from '../testing/testHarness.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

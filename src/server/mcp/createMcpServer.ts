@@ -34,14 +34,14 @@ import { relayLimitsOf, SESSIONS_URI, type RelayLimits, type ToolName } from '..
 import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
-import { boundedClientName, createAttachment } from './attachment.js';
-import { connectionScope, statelessScope, type AttachmentScope } from './attachmentScope.js';
-import { createCallToolHandler, type HandlerExtra } from './callTool.js';
+import { boundedClientName, createAttachment } from './attachments/attachment.js';
+import { connectionScope, statelessScope, type AttachmentScope } from './attachments/attachmentScope.js';
+import { createCallToolHandler, type HandlerExtra } from './tools/callTool.js';
 import { wireHubEvents, type ConnectionState } from './hubEvents.js';
 import { getOperatorPrompt, operatorPrompt } from './operatorPrompt.js';
-import { listResources, listResourceTemplates, readResource } from './resources.js';
-import type { StatelessAttachments } from './statelessAttachments.js';
-import { DEFAULT_SERVED_TOOLS, listedTools } from './toolList.js';
+import { listResources, listResourceTemplates, readResource } from './mcpResources.js';
+import type { StatelessAttachments } from './attachments/statelessAttachments.js';
+import { DEFAULT_SERVED_TOOLS, listedTools } from './tools/toolList.js';
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {

@@ -22,13 +22,13 @@ import {
   type Limits,
   type ToolName,
 } from '../../protocol/index.js';
-import { checkDiagnostics, checkEnvelope, schemaFieldNames } from '../../testSupport/envelopeChecks.js';
-import { CHART, SESSION, startFullStack, type FullStack } from '../../testSupport/fullStack.js';
-import { mutate, mutationArbitrary, type Mutation } from '../../testSupport/mutations.js';
-import { arbitraryFor, freeJson, MARKER_PATTERN, type JsonSchema } from '../../testSupport/schemaArbitrary.js';
-import { within } from '../../testSupport/waitUntil.js';
+import { checkDiagnostics, checkEnvelope, schemaFieldNames } from '../../testing/envelopeChecks.js';
+import { CHART, SESSION, startFullStack, type FullStack } from '../../testing/fullStack.js';
+import { mutate, mutationArbitrary, type Mutation } from '../../testing/mutations.js';
+import { arbitraryFor, freeJson, MARKER_PATTERN, type JsonSchema } from '../../testing/schemaArbitrary.js';
+import { within } from '../../testing/waitUntil.js';
 import type { Hub } from '../hub/hub.js';
-import { connectClient, type Harness } from './testHarness.js';
+import { connectClient, type Harness } from '../testing/testHarness.js';
 
 /** The published input schema of each tool, as the server validates it. */
 const SCHEMAS = Object.fromEntries(

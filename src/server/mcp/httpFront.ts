@@ -7,9 +7,9 @@
 import type { Server, ServerNotifier } from '@modelcontextprotocol/server';
 import { SESSIONS_URI } from '../../protocol/index.js';
 import type { HubPort } from '../hub/hubPort.js';
-import type { HandleKeySource } from './attachmentKey.js';
+import type { HandleKeySource } from './attachments/attachmentKey.js';
 import { createMcpServer, createStatelessMcpServer, type McpServerOptions } from './createMcpServer.js';
-import { StatelessAttachments, type IdleClock } from './statelessAttachments.js';
+import { StatelessAttachments, type IdleClock } from './attachments/statelessAttachments.js';
 
 /** Options of {@link createHttpFront}. */
 export interface HttpFrontOptions extends Omit<McpServerOptions, 'transport' | 'era'> {

@@ -13,7 +13,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { SESSIONS_URI } from '../../protocol/index.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { Logger } from '../log.js';
-import type { Attachment } from './attachment.js';
+import type { Attachment } from './attachments/attachment.js';
 
 /** What this connection has asked to hear. */
 export interface ConnectionState {

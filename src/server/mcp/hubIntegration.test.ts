@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { SESSIONS_URI, type SessionsDocument } from '../../protocol/index.js';
 import { Hub } from '../hub/hub.js';
-import { openScriptedTab, testAuthenticator } from '../hub/scriptedTab.js';
+import { openScriptedTab, testAuthenticator } from '../testing/scriptedTab.js';
 import { createLogger } from '../log.js';
-import { receiptFor } from './testHub.js';
-import { connectFront, envelopeOf, waitFor, type Harness } from './testHarness.js';
+import { receiptFor } from '../testing/testHub.js';
+import { connectFront, envelopeOf, waitFor, type Harness } from '../testing/testHarness.js';
 
 // The MCP front against the real hub and a scripted tab over an in-memory relay socket.
 let harness: Harness<Hub> | undefined;

@@ -10,5 +10,5 @@ export {
   type OwnHandlers,
 } from './createMcpServer.js';
 export { createHttpFront, type HttpFront, type HttpFrontOptions } from './httpFront.js';
-export { fixedKeySource, homeKeySource, type HandleKeySource } from './attachmentKey.js';
-export { DEFAULT_SERVED_TOOLS } from './toolList.js';
+export { fixedKeySource, homeKeySource, type HandleKeySource } from './attachments/attachmentKey.js';
+export { DEFAULT_SERVED_TOOLS } from './tools/toolList.js';

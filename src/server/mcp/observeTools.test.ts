@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Operation } from '../../protocol/index.js';
-import { callEnvelope, connectClient, sentOp as sentOpOf, type Harness } from './testHarness.js';
+import { callEnvelope, connectClient, sentOp as sentOpOf, type Harness } from '../testing/testHarness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { ProtocolError as McpError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { OPERATOR_PROMPT, SESSIONS_URI } from '../../protocol/index.js';
-import { connectClient, type Harness } from './testHarness.js';
+import { connectClient, type Harness } from '../testing/testHarness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

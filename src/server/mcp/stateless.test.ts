@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { SESSIONS_URI } from '../../protocol/index.js';
-import { mintHandle, verifyHandle } from './attachmentHandles.js';
-import type { IdleClock } from './statelessAttachments.js';
-import { defaultAnswer, InMemoryHub } from './testHub.js';
+import { mintHandle, verifyHandle } from './attachments/attachmentHandles.js';
+import type { IdleClock } from './attachments/statelessAttachments.js';
+import { defaultAnswer, InMemoryHub } from '../testing/testHub.js';
 import {
   callEnvelope,
   connectClient,
@@ -11,7 +11,7 @@ import {
   waitFor,
   type Harness,
   type StatelessHarness,
-} from './testHarness.js';
+} from '../testing/testHarness.js';
 
 const open: Array<Harness | StatelessHarness> = [];
 afterEach(async () => {

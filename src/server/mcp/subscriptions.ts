@@ -20,7 +20,7 @@ import {
   type SubscriptionSummary,
 } from '../../protocol/index.js';
 import type { HubOutcome } from '../hub/hubPort.js';
-import { unwrapSubscriptionId, wrapSubscriptionId, type HandleKey } from './attachmentHandles.js';
+import { unwrapSubscriptionId, wrapSubscriptionId, type HandleKey } from './attachments/attachmentHandles.js';
 
 /** Sends one operation to one session. */
 export type SendOperation = (sessionId: string, op: Operation) => Promise<HubOutcome>;

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialStore } from './credentialStore.js';
+import { CredentialFile } from './credentialFile.js';
 import { CODE_REFUSED, CREDENTIAL_REFUSED, Pairing } from './pairing.js';
 import { CODE_ALPHABET, PairingCodes } from './pairingCodes.js';
 import { secureDirectory, writeSecureFile } from './secureFile.js';
@@ -86,7 +86,7 @@ describe('credentials (SPEC §9)', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readFileSync(file, 'utf8')).not.toContain(verdict.credential.secret);
-    const restarted = new CredentialStore(dir);
+    const restarted = new CredentialFile(dir);
     expect(restarted.verify(verdict.credential, page.origin)).toBe(true);
   });
 
@@ -109,14 +109,14 @@ describe('credentials (SPEC §9)', () => {
     if (!verdict.ok || !verdict.credential) throw new Error('pairing failed');
     expect(pairing.revoke(verdict.hostId)).toBe(true);
     expect(pairing.revoke(verdict.hostId)).toBe(false);
-    expect(new CredentialStore(dir).verify(verdict.credential, page.origin)).toBe(false);
+    expect(new CredentialFile(dir).verify(verdict.credential, page.origin)).toBe(false);
   });
 
   it('sets an unreadable credentials file aside instead of overwriting it', () => {
     const dir = home();
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'credentials.json'), 'garbage');
-    const store = new CredentialStore(dir);
+    const store = new CredentialFile(dir);
     expect(store.setAside).toMatch(/credentials\.json\.unreadable-/);
     expect(readFileSync(store.setAside ?? '', 'utf8')).toBe('garbage');
   });

@@ -4,8 +4,8 @@
  * credential is verified. Implements the relay's authenticator.
  */
 import type { Grant } from '../../protocol/index.js';
-import type { HelloVerdict, RelayAuthenticator } from '../relay/connection.js';
-import { CredentialStore } from './credentialStore.js';
+import type { HelloVerdict, RelayAuthenticator } from '../relay/relayServerConnection.js';
+import { CredentialFile } from './credentialFile.js';
 import type { Logger } from '../log.js';
 import { GUESS_WINDOW_MS, PairingCodes, type IssuedCode } from './pairingCodes.js';
 
@@ -29,7 +29,7 @@ export interface PairingOptions {
 /** Codes and credentials of one server. */
 export class Pairing implements RelayAuthenticator {
   readonly codes: PairingCodes;
-  readonly store: CredentialStore;
+  readonly store: CredentialFile;
   readonly codeRefused = CODE_REFUSED;
 
   constructor(options: PairingOptions) {
@@ -40,7 +40,7 @@ export class Pairing implements RelayAuthenticator {
         burned,
       }),
     );
-    this.store = new CredentialStore(options.home, options.now);
+    this.store = new CredentialFile(options.home, options.now);
   }
 
   /** Issues a code whose link proposes `grant`. */

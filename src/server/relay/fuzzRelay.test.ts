@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BrowserFrameSchema, CLOSE_CODES, DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
-import { mutate, mutationArbitrary } from '../../testSupport/mutations.js';
-import { arbitraryFor, MARKER_PATTERN, type JsonSchema } from '../../testSupport/schemaArbitrary.js';
+import { mutate, mutationArbitrary } from '../../testing/mutations.js';
+import { arbitraryFor, MARKER_PATTERN, type JsonSchema } from '../../testing/schemaArbitrary.js';
 import { Hub } from '../hub/hub.js';
-import { openScriptedTab, testAuthenticator, type ScriptedTab } from '../hub/scriptedTab.js';
+import { openScriptedTab, testAuthenticator, type ScriptedTab } from '../testing/scriptedTab.js';
 import { createLogger } from '../log.js';
 
 const RELAY_CLOSE_CODES = new Set<number>(Object.values(CLOSE_CODES));

@@ -4,7 +4,7 @@
  * a real network, so a handler that answers inside `send` never re-enters.
  */
 import type { BrowserFrame, ServerFrame } from '../../protocol/index.js';
-import type { RelaySocket } from './socket.js';
+import type { RelaySocket } from './relaySocket.js';
 
 /** The browser end of a memory socket pair. */
 export interface MemoryClient {

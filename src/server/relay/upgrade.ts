@@ -13,10 +13,10 @@ import type { RawData, WebSocket } from 'ws';
 import { CLOSE_CODES, RELAY_BEARER_PREFIX, RELAY_SUBPROTOCOL } from '../../protocol/index.js';
 import { bearerAllowed, bearerOf, hostMatches, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
-import { MAX_FRAME_BYTES } from './frames.js';
+import { MAX_FRAME_BYTES } from './serverFrames.js';
 import { lazyUpgradeServer } from './lazyUpgrade.js';
 import { normalizeOrigin, type OriginPolicy } from './originPolicy.js';
-import type { RelayPeer, RelaySocket } from './socket.js';
+import type { RelayPeer, RelaySocket } from './relaySocket.js';
 
 /** The subprotocol a browser offers; a token may ride along as `bearer.<token>` (browsers cannot set headers). */
 export { RELAY_SUBPROTOCOL };

@@ -1,0 +1,82 @@
+/**
+ * Scaling and encoding a captured bitmap in the bridge worker (SPEC §8): the
+ * drawing and encoding sit behind {@link ImageEncoder} (OffscreenCanvas in a
+ * browser, a fake in Node tests), so the retry-until-it-fits loop is tested
+ * without a canvas.
+ */
+import type { SnapshotFormat } from '../../protocol/index.js';
+import { shrinkForBytes, type SnapshotSize } from './snapshotScale.js';
+
+/** The MIME type of each format. */
+export const SNAPSHOT_MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+/** A snapshot MIME type. */
+export type SnapshotMime = (typeof SNAPSHOT_MIME)[SnapshotFormat];
+
+/** Quality of lossy formats (PNG ignores it). */
+export const LOSSY_QUALITY = 0.9;
+/** Encodings tried before giving up (each retry shrinks the area by ≥ 19%). */
+export const MAX_ENCODE_ATTEMPTS = 24;
+
+/** One encoded image. */
+export interface EncodedImage {
+  bytes: Uint8Array;
+  mimeType: SnapshotMime;
+}
+
+/** Draws `source` at a size and encodes it. */
+export interface ImageEncoder<Source = ImageBitmap> {
+  encode(source: Source, width: number, height: number, mimeType: SnapshotMime, quality: number): Promise<EncodedImage>;
+}
+
+/** What came out: the image and its final size. */
+export interface FittedImage extends EncodedImage {
+  size: SnapshotSize;
+}
+
+/**
+ * Encodes at `size`, then smaller until the bytes fit `maxBytes` (`scaled`
+ * then says so). Null only if even a tiny image does not fit, which no real
+ * encoder does.
+ */
+export async function encodeWithin<Source>(
+  encoder: ImageEncoder<Source>,
+  source: Source,
+  size: SnapshotSize,
+  format: SnapshotFormat,
+  maxBytes: number,
+): Promise<FittedImage | null> {
+  let current = size;
+  for (let attempt = 0; attempt < MAX_ENCODE_ATTEMPTS; attempt++) {
+    const encoded = await encoder.encode(source, current.width, current.height, SNAPSHOT_MIME[format], LOSSY_QUALITY);
+    if (encoded.bytes.byteLength <= maxBytes) return { ...encoded, size: current };
+    if (current.width === 1 && current.height === 1) return null;
+    current = shrinkForBytes(current, encoded.bytes.byteLength, maxBytes);
+  }
+  return null;
+}
+
+/** Base64 of bytes, in chunks so no call gets millions of arguments. */
+export function toBase64(bytes: Uint8Array): string {
+  const chunk = 0x8000;
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + chunk) as unknown as number[]);
+  }
+  return btoa(binary);
+}
+
+/** The browser encoder: an OffscreenCanvas per encoding, `convertToBlob` for the bytes. */
+export const offscreenEncoder: ImageEncoder = {
+  async encode(source, width, height, mimeType, quality) {
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('OffscreenCanvas 2d context unavailable');
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(source, 0, 0, width, height);
+    const blob = await canvas.convertToBlob({ type: mimeType, quality });
+    // A browser without the requested encoder falls back to PNG; report what was made.
+    const actual = Object.values(SNAPSHOT_MIME).find((mime) => mime === blob.type) ?? 'image/png';
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType: actual };
+  },
+};

@@ -1,0 +1,151 @@
+/**
+ * The page entry: starts the bridge worker and connects the terminal's host
+ * SDK to it (SPEC §1, §2).
+ *
+ * Tab lifetime: the session id lives in `sessionStorage`, so a reload of the
+ * same tab presents it again and keeps its session, while a new tab starts
+ * its own. No `pagehide` handler sends `session.close`: a reload fires the
+ * same event as a close and cannot be told apart at that moment, and closing
+ * the session there would end it on every reload. When the tab goes away its
+ * worker and socket go with it and the server sees the socket close; an
+ * explicit `close()` (the terminal unmounting the bridge) ends the session.
+ */
+import { proxy, releaseProxy, transfer, wrap } from 'comlink';
+import type { SessionInfo } from '../../protocol/index.js';
+import type { TerminalHost } from '../../sdk/types.js';
+import { PageHostLink } from '../link/pageHostLink.js';
+import { cloneCodec } from '../link/linkCodecs.js';
+import { portEndpoint } from '../link/linkEndpoint.js';
+import type { BridgeHandle, BridgeStatus, ConnectOptions } from './bridgeTypes.js';
+import { BRIDGE_VERSION } from './version.js';
+import type { BridgeRuntimeApi, PageNotices } from '../worker/workerApi.js';
+
+/** Where the tab keeps its session id. */
+export const SESSION_STORAGE_KEY = 'tradescript.sessionId';
+
+const MAX_TITLE = 200;
+const MAX_URL = 2048;
+
+function keptSessionId(): string | null {
+  try {
+    return globalThis.sessionStorage?.getItem(SESSION_STORAGE_KEY) ?? null;
+  } catch {
+    return null; // storage disabled (sandboxed frame, privacy mode): a reload gets a new session
+  }
+}
+
+function keepSessionId(sessionId: string | null): void {
+  if (sessionId === null) return;
+  try {
+    if (globalThis.sessionStorage?.getItem(SESSION_STORAGE_KEY) !== sessionId) {
+      globalThis.sessionStorage?.setItem(SESSION_STORAGE_KEY, sessionId);
+    }
+  } catch {
+    // As above: the session still works, it is just not kept across reloads.
+  }
+}
+
+/** The session's info; the URL without query or fragment (a `#pair=` code must never travel). */
+function sessionInfo(host: Pick<TerminalHost, 'environment' | 'grant'>, title: string): SessionInfo {
+  const location = globalThis.location as Location | undefined;
+  const url = location ? `${location.origin}${location.pathname}` : undefined;
+  return {
+    title: title.slice(0, MAX_TITLE),
+    ...(url !== undefined && url.length <= MAX_URL ? { url } : {}),
+    environment: host.environment,
+    grant: host.grant,
+  };
+}
+
+/**
+ * Starts a module worker from wherever the bundle is served. A same-origin URL
+ * starts as is; a cross-origin one (the prebuilt files on a CDN), which a
+ * browser refuses as a worker script, starts through a same-origin blob that
+ * imports it (the CDN must allow CORS, as it must for any module script).
+ */
+function ModuleWorker(url: URL | string, workerOptions?: WorkerOptions): Worker {
+  const href = new URL(url, location.href);
+  if (href.origin === location.origin) return new globalThis.Worker(href, workerOptions);
+  const trampoline = URL.createObjectURL(
+    new Blob([`import ${JSON.stringify(href.href)};`], { type: 'text/javascript' }),
+  );
+  return new globalThis.Worker(trampoline, { ...workerOptions, type: 'module' });
+}
+
+function startWorker(options: ConnectOptions): Worker {
+  // Named Worker so the bundler still sees `new Worker(new URL(…, import.meta.url))` and builds the worker.
+  const Worker = ModuleWorker as unknown as typeof globalThis.Worker;
+  return options.createWorker?.() ?? new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' });
+}
+
+function ignore(): undefined {
+  // The worker is gone or failed to start; the status already says so.
+  return undefined;
+}
+
+/**
+ * Connects `host` to the relay through a bridge worker and returns its handle.
+ * `onStatus` hears every change; the session id is kept for reloads of this tab.
+ */
+export function connectBridge(host: TerminalHost, options: ConnectOptions): BridgeHandle {
+  const worker = startWorker(options);
+  const remote = wrap<BridgeRuntimeApi>(worker);
+  let title = options.title;
+  let current: BridgeStatus = { state: 'connecting', sessionId: keptSessionId(), attachments: [], message: null };
+  const report = (status: BridgeStatus): void => {
+    current = status;
+    keepSessionId(status.sessionId);
+    options.onStatus?.(status);
+  };
+  // Requests, bindings, captures and binding events travel on the host-call link, not through comlink.
+  const link = new MessageChannel();
+  const server = new PageHostLink(host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
+  const notices: PageNotices = {
+    catalog: () => host.catalog(),
+    status: report,
+    grantProposed: (grant) => options.onGrantProposed?.(grant),
+    pairLink: (result) => options.onPairLink?.(result),
+    attachmentEnded: (attachmentId) => options.onAttachmentEnded?.(attachmentId),
+  };
+  const config = {
+    relayUrl: options.relayUrl,
+    pairCode: options.pairCode ?? null,
+    relayToken: options.relayToken ?? null,
+    sessionId: current.sessionId,
+    info: sessionInfo(host, title),
+    agentVersion: BRIDGE_VERSION,
+  };
+  const ports = transfer({ link: link.port2 }, [link.port2]);
+  const started: Promise<boolean> = remote.start(config, proxy(notices), ports).then(
+    () => true,
+    () => {
+      report({
+        ...current,
+        state: 'disconnected',
+        message: 'The bridge worker could not start; reload the terminal tab.',
+      });
+      return false;
+    },
+  );
+  const whenStarted = (call: () => Promise<void>): void =>
+    void started.then((ok) => (ok ? call() : undefined)).catch(ignore);
+  return {
+    status: () => current,
+    detachAll: () => whenStarted(() => remote.detachAll()),
+    updateInfo: (newTitle) => {
+      title = newTitle ?? title;
+      whenStarted(() => remote.updateInfo(sessionInfo(host, title), host.catalog()));
+    },
+    pair: (code) => whenStarted(() => remote.pair(code)),
+    setRelayToken: (token) => whenStarted(() => remote.setRelayToken(token)),
+    close: () =>
+      void started
+        .then((ok) => (ok ? remote.close() : undefined))
+        .catch(ignore)
+        .finally(() => {
+          server.close();
+          remote[releaseProxy]();
+          worker.terminate();
+        }),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Frames across the trust boundary (SPEC §9): every inbound frame is size-checked,
+ * parsed and validated before anything acts on it; every response is validated
+ * and bounded before it leaves, so a host defect never makes the server close
+ * the socket under other requests.
+ */
+import {
+  CLOSE_CODES,
+  DEFAULT_LIMITS,
+  KB,
+  ResponseFrameSchema,
+  ServerFrameSchema,
+  limitExceeded,
+  makeError,
+  readFrame,
+  utf8Length,
+  type BrowserFrame,
+  type Environment,
+  type RelayLimits,
+  type RequestFrame,
+  type ServerFrame,
+} from '../../protocol/index.js';
+
+/** The response frame the bridge sends. */
+export type ResponseFrame = Extract<BrowserFrame, { t: 'response' }>;
+/** A response's outcome. */
+export type RelayOutcome = ResponseFrame['outcome'];
+
+/**
+ * Largest inbound frame: a request is at most `requestBytes` of tool input,
+ * plus the relay's own fields (attachment, adapter maximum, limits).
+ */
+export const MAX_INBOUND_FRAME_BYTES = DEFAULT_LIMITS.requestBytes + 64 * KB;
+
+/** Room a response frame may take beyond its result (id, environment, error keys). */
+export const RESPONSE_FRAME_OVERHEAD_BYTES = 16 * KB;
+
+/** Why an inbound frame was refused, as the close code to use. */
+export type FrameClose = { ok: false; closeCode: number };
+
+/** Size check, JSON parse and schema validation of one inbound message. */
+export function parseServerFrame(data: unknown): { ok: true; frame: ServerFrame } | FrameClose {
+  if (typeof data !== 'string') return { ok: false, closeCode: CLOSE_CODES.malformed };
+  const read = readFrame(ServerFrameSchema, data, { maxBytes: MAX_INBOUND_FRAME_BYTES });
+  if (read.ok) return read;
+  return { ok: false, closeCode: read.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed };
+}
+
+/**
+ * The byte bound of one response frame: the relay's result limit, plus room
+ * for the base64 image of a snapshot, plus the frame's own fields.
+ */
+export function responseByteLimit(limits: RelayLimits, opKind: RequestFrame['op']['kind']): number {
+  const image = opKind === 'snapshot' ? Math.ceil(limits.snapshotBytes / 3) * 4 : 0;
+  return limits.resultBytes + image + RESPONSE_FRAME_OVERHEAD_BYTES;
+}
+
+function exceeds(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  return text.length * 3 > limit && utf8Length(text) > limit;
+}
+
+function frameOf(id: string, environment: Environment | null, outcome: RelayOutcome): ResponseFrame {
+  return { t: 'response', id, environment, outcome };
+}
+
+function stringifyValid(frame: ResponseFrame): string | null {
+  if (!ResponseFrameSchema.safeParse(frame).success) return null;
+  try {
+    return JSON.stringify(frame);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Encodes the response to `request`. A malformed or unserializable outcome
+ * becomes `internal_error`; one over the result limit becomes `limit_exceeded`
+ * (`resultBytes`) — the SDK bounds a mutation's result earlier, this is the
+ * second guard (SPEC §6).
+ */
+export function encodeResponse(request: RequestFrame, environment: Environment | null, outcome: RelayOutcome): string {
+  const text = stringifyValid(frameOf(request.id, environment, outcome));
+  if (text === null) {
+    const error = makeError(
+      'internal_error',
+      'The page answered with a malformed result; this is a defect of the host SDK.',
+    );
+    return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
+  }
+  if (!exceeds(text, responseByteLimit(request.limits, request.op.kind))) return text;
+  const error = limitExceeded('resultBytes', request.limits.resultBytes);
+  return JSON.stringify(frameOf(request.id, environment, { ok: false, error }));
+}

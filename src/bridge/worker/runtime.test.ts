@@ -1,0 +1,210 @@
+import type { AddressInfo } from 'node:net';
+import { expose, proxy, transfer, wrap, type Remote } from 'comlink';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { makeError, type BrowserFrame, type Grant, type Operation } from '../../protocol/index.js';
+import type {
+  BindingStart,
+  Catalog,
+  CaptureOutcome,
+  RequestHooks,
+  SessionOutcome,
+  SessionRequest,
+} from '../../sdk/types.js';
+import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
+import { PageHostLink, type LinkHost } from '../link/pageHostLink.js';
+import { cloneCodec } from '../link/linkCodecs.js';
+import { portEndpoint } from '../link/linkEndpoint.js';
+import { createBridgeRuntime } from './runtime.js';
+import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import type { BridgeStatus } from '../page/bridgeTypes.js';
+import type { BridgeRuntimeApi, PageNotices, RuntimeConfig } from './workerApi.js';
+
+/** The part of a host the host-call link uses, answering from a script. */
+class ScriptedHost implements LinkHost {
+  readonly requests: SessionRequest[] = [];
+  answer: (request: SessionRequest, hooks: RequestHooks) => Promise<SessionOutcome> = () =>
+    Promise.resolve({ ok: true, data: { answered: true } });
+  handle(request: SessionRequest, hooks?: RequestHooks): Promise<SessionOutcome> {
+    this.requests.push(request);
+    return this.answer(request, hooks ?? {});
+  }
+  catalogDocument: Catalog = { controls: [], channels: [] };
+  catalog(): Catalog {
+    return this.catalogDocument;
+  }
+  startBinding(): Promise<BindingStart> {
+    return Promise.resolve({ ok: true });
+  }
+  stopBinding(): void {}
+  onTargetUnregistered(): () => void {
+    return () => undefined;
+  }
+  capture(): Promise<CaptureOutcome> {
+    return Promise.resolve({ ok: false, error: makeError('target_not_found', 'No such chart.') });
+  }
+}
+
+const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
+let wss: WebSocketServer;
+let relay: ScriptedRelay;
+let channel: MessageChannel;
+let calls: MessageChannel;
+let remote: Remote<BridgeRuntimeApi>;
+let host: ScriptedHost;
+let statuses: BridgeStatus[];
+let proposed: Grant[];
+
+beforeEach(async () => {
+  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  relay = new ScriptedRelay();
+  relay.serve(wss);
+  channel = new MessageChannel();
+  calls = new MessageChannel();
+  host = new ScriptedHost();
+  statuses = [];
+  proposed = [];
+});
+
+afterEach(async () => {
+  await remote.close();
+  for (const port of [channel.port1, channel.port2, calls.port1, calls.port2]) port.close();
+  for (const client of wss.clients) client.terminate();
+  await new Promise((resolve) => wss.close(resolve));
+  expect(relay.invalidFrames).toBe(0);
+});
+
+/** Starts the runtime behind a real MessageChannel, as a worker would run it, and waits for `paired`. */
+async function startRuntime(
+  config: Partial<RuntimeConfig> = {},
+  expectState = 'paired',
+): Promise<{ peer: PeerRecord; sessionId: string }> {
+  const credentials = createMemoryCredentialStore(relay.credential);
+  expose(createBridgeRuntime({ webSocket: WebSocket, credentials, random: () => 0 }), channel.port1);
+  remote = wrap<BridgeRuntimeApi>(channel.port2);
+  const notices: PageNotices = {
+    catalog: () => host.catalog(),
+    status: (status) => statuses.push(status),
+    grantProposed: (grant) => proposed.push(grant),
+    pairLink: () => undefined,
+    attachmentEnded: () => undefined,
+  };
+  new PageHostLink(host, { endpoint: portEndpoint(calls.port1), codec: cloneCodec });
+  const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  const info = { title: 'Demo terminal', environment: 'paper' as const, grant: 'write' as const };
+  const ports = transfer({ link: calls.port2 }, [calls.port2]);
+  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(notices), ports);
+  await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe(expectState));
+  return { peer: relay.latest!, sessionId: statuses.at(-1)?.sessionId ?? '' };
+}
+
+function responses(peer: PeerRecord): Array<Extract<BrowserFrame, { t: 'response' }>> {
+  return peer.frames.filter((f): f is Extract<BrowserFrame, { t: 'response' }> => f.t === 'response');
+}
+
+describe('SPEC §1 the worker API over a real MessageChannel', () => {
+  beforeEach(() => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+  });
+
+  it('status reaches the page, and session.open carries the host’s info and catalog', async () => {
+    const { peer, sessionId } = await startRuntime({ sessionId: 'kept-id' });
+    expect(sessionId).toBe('kept-id');
+    expect(statuses.map((s) => s.state)).toContain('connecting');
+    const open = peer.frames.find((f) => f.t === 'session.open');
+    expect(open).toMatchObject({
+      sessionId: 'kept-id',
+      info: { title: 'Demo terminal', environment: 'paper', grant: 'write' },
+    });
+    expect(open?.t === 'session.open' && open.catalog).toEqual(host.catalogDocument);
+  });
+
+  it('a session that does not fit the protocol is not sent (the server would close the socket) and the page is told', async () => {
+    host.catalogDocument = { controls: [], channels: [{ channelId: 'broken' }] } as unknown as Catalog;
+    await startRuntime({}, 'connecting');
+    await vi.waitFor(() => expect(statuses.at(-1)?.message).toContain('does not fit the relay protocol'));
+    expect(relay.framesOf('session.open')).toHaveLength(0);
+    expect(relay.peers).toHaveLength(1);
+  });
+
+  it('a request runs through the page’s host and is answered on the relay', async () => {
+    const { peer, sessionId } = await startRuntime();
+    relay.send(peer, requestFrame('req-1', sessionId, contextOp));
+    await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
+    expect(host.requests).toHaveLength(1);
+    expect(host.requests[0]).toMatchObject({ id: 'req-1', op: contextOp, attachment: { namespace: 'ns-1' } });
+    expect(responses(peer)[0]).toEqual({
+      t: 'response',
+      id: 'req-1',
+      environment: 'paper',
+      outcome: { ok: true, data: { answered: true } },
+    });
+  });
+
+  it('SPEC §5 cancel crosses the host-call link and aborts the page-side signal', async () => {
+    host.answer = (_request, hooks) =>
+      new Promise((resolve) => hooks.signal?.addEventListener('abort', () => resolve({ ok: true, data: 'abandoned' })));
+    const { peer, sessionId } = await startRuntime();
+    relay.send(peer, requestFrame('req-c', sessionId, contextOp));
+    await vi.waitFor(() => expect(host.requests).toHaveLength(1));
+    relay.send(peer, { t: 'cancel', id: 'req-c' });
+    await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
+    expect(responses(peer)[0]?.outcome).toEqual({ ok: true, data: 'abandoned' });
+  });
+
+  it('SPEC §3 page progress becomes progress frames of that request', async () => {
+    host.answer = async (_request, hooks) => {
+      hooks.progress?.(1, 3);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // let the report cross before the answer
+      return { ok: true, data: null };
+    };
+    const { peer, sessionId } = await startRuntime();
+    relay.send(peer, requestFrame('req-b', sessionId, { kind: 'batch', calls: [], stopOnError: true }));
+    await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
+    expect(peer.frames.filter((f) => f.t === 'progress')).toEqual([
+      { t: 'progress', id: 'req-b', progress: 1, total: 3 },
+    ]);
+  });
+
+  it('updateInfo, detachAll and close send session.update, detach and session.close', async () => {
+    const { peer, sessionId } = await startRuntime();
+    await remote.updateInfo({ title: 'Renamed', grant: 'trade' }, { controls: [], channels: [] });
+    await remote.detachAll();
+    await remote.close();
+    await vi.waitFor(() => expect(peer.frames.some((f) => f.t === 'session.close')).toBe(true));
+    expect(peer.frames.filter((f) => ['session.update', 'detach', 'session.close'].includes(f.t))).toEqual([
+      {
+        t: 'session.update',
+        sessionId,
+        info: { title: 'Renamed', grant: 'trade' },
+        catalog: { controls: [], channels: [] },
+      },
+      { t: 'detach', sessionId },
+      { t: 'session.close', sessionId },
+    ]);
+    await vi.waitFor(() => expect(peer.closedWith).toBe(1000));
+  });
+
+  it('SPEC §8 a snapshot runs in the worker; the page’s capture refusal comes back as the answer', async () => {
+    const { peer, sessionId } = await startRuntime();
+    relay.send(
+      peer,
+      requestFrame('req-s', sessionId, { kind: 'snapshot', target: { scope: 'chart', chartId: 'c1' }, format: 'png' }),
+    );
+    await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
+    const outcome = responses(peer)[0]?.outcome;
+    expect(outcome?.ok === false && outcome.error.code).toBe('target_not_found');
+    expect(host.requests).toHaveLength(0);
+  });
+});
+
+describe('SPEC §9 pairing through the worker API', () => {
+  it('a pairing link pairs the tab and its proposed grant reaches the page', async () => {
+    relay.pairCodes.add('LINK-CODE');
+    relay.grant = 'trade';
+    await startRuntime({ pairCode: 'LINK-CODE' });
+    await vi.waitFor(() => expect(proposed).toEqual(['trade']));
+    expect(statuses.map((s) => s.state)).toContain('pairing');
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Builds every tool result (SPEC §4): the payload `{data, error, meta}` carried
+ * twice, as `structuredContent` and as the one text item, with `isError` true
+ * exactly when `error` is non-null.
+ */
+import type { CallToolResult, ImageContent } from '@modelcontextprotocol/server';
+import { errorEnvelope, okEnvelope, type Environment, type ErrorObject, type Meta } from '../../../protocol/index.js';
+
+/** What a result's `meta` is made from. */
+export interface MetaSource {
+  /** The session the request named, once validated; null before that. */
+  sessionId: string | null;
+  /** The environment the page reported; null when the page was not asked. */
+  environment: Environment | null;
+  /** The caller's own correlation id, only when the caller gave a valid one. */
+  requestId?: string | undefined;
+  /** A stateless client's attachment handle, to pass back as `attachment`. */
+  attachment?: string | undefined;
+}
+
+/** `meta` with the observation time of now. */
+export function makeMeta(source: MetaSource, now: Date = new Date()): Meta {
+  const meta: Meta = {
+    sessionId: source.sessionId,
+    environment: source.environment,
+    observedAt: now.toISOString(),
+  };
+  if (source.requestId !== undefined) meta.requestId = source.requestId;
+  if (source.attachment !== undefined) meta.attachment = source.attachment;
+  return meta;
+}
+
+function toResult(payload: Record<string, unknown>, isError: boolean, extra: ImageContent[]): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload) }, ...extra],
+    structuredContent: payload,
+    isError,
+  };
+}
+
+/** A successful tool result; `images` follow the text item (a snapshot's picture). */
+export function successResult(data: unknown, source: MetaSource, images: ImageContent[] = []): CallToolResult {
+  return toResult(okEnvelope(data, makeMeta(source)), false, images);
+}
+
+/** A failed tool result. */
+export function errorResult(error: ErrorObject, source: MetaSource): CallToolResult {
+  return toResult(errorEnvelope(error, makeMeta(source)), true, []);
+}

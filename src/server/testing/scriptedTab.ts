@@ -1,0 +1,96 @@
+/**
+ * A scripted terminal tab for tests of the hub and of MCP fronts: it connects
+ * to a {@link Hub} over an in-memory socket, says hello, opens a session and
+ * lets the test answer each request. No network, no browser.
+ */
+import type { CatalogDocument, ControlDescriptor, RequestFrame, SessionInfo } from '../../protocol/index.js';
+import type { RelayAuthenticator } from '../relay/relayServerConnection.js';
+import { createMemorySocketPair, type MemoryClient } from '../relay/memorySocket.js';
+import type { Hub } from '../hub/hub.js';
+
+/** The secret {@link testAuthenticator} accepts. */
+export const TEST_SECRET = 'test-secret-0123456789abcdef';
+
+/** Accepts any host id presenting {@link TEST_SECRET}; for tests only. */
+export function testAuthenticator(): RelayAuthenticator {
+  return {
+    authenticate: (auth) =>
+      auth.kind === 'credential' && auth.credential.secret === TEST_SECRET
+        ? { ok: true, hostId: auth.credential.hostId }
+        : { ok: false, reason: 'credential not recognised' },
+  };
+}
+
+/** A control descriptor with test defaults. */
+export function testControl(controlId: string, mutation: boolean): ControlDescriptor {
+  const [controller = 'test', method = 'run'] = controlId.split('.');
+  return {
+    controlId,
+    controller,
+    method,
+    signature: `${method}(): unknown`,
+    description: 'test control',
+    args: [],
+    targetScopes: ['session', 'chart', 'widget'],
+    accessClass: mutation ? 'write' : 'read',
+    family: controller,
+    permission: mutation ? 'write' : 'read',
+    mutation,
+    risk: mutation ? 'write' : 'read',
+    revisionDomains: [],
+    operationOptionsIndex: null,
+  };
+}
+
+/** A small catalog: `chart.getVisibleRange` (read) and `chart.setVisibleRange` (mutation). */
+export const TEST_CATALOG: CatalogDocument = {
+  controls: [testControl('chart.getVisibleRange', false), testControl('chart.setVisibleRange', true)],
+  channels: [],
+};
+
+/** Options of {@link openScriptedTab}. */
+export interface ScriptedTabOptions {
+  hostId?: string;
+  origin?: string;
+  /** A kept session id to present. */
+  sessionId?: string;
+  info?: SessionInfo;
+  catalog?: CatalogDocument;
+}
+
+/** One scripted tab with an open session. */
+export interface ScriptedTab {
+  readonly client: MemoryClient;
+  readonly sessionId: string;
+  /** The next request frame the hub sent this tab. */
+  nextRequest(): Promise<RequestFrame>;
+  /** Answers a request with success data. */
+  answer(id: string, data: unknown): void;
+}
+
+/** Connects a tab to `hub` with a credential for `hostId` and opens one session. */
+export async function openScriptedTab(hub: Hub, options: ScriptedTabOptions = {}): Promise<ScriptedTab> {
+  const { server, client } = createMemorySocketPair();
+  hub.connect(server, { origin: options.origin ?? 'http://127.0.0.1:7392' });
+  client.send({
+    t: 'hello',
+    v: 1,
+    agent: { kind: 'page', version: 'test' },
+    auth: { kind: 'credential', credential: { hostId: options.hostId ?? 'h_test', secret: TEST_SECRET } },
+  });
+  await client.next('welcome');
+  client.send({
+    t: 'session.open',
+    ref: 'r1',
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    info: options.info ?? { title: 'Test terminal', environment: 'paper', grant: 'write' },
+    catalog: options.catalog ?? TEST_CATALOG,
+  });
+  const opened = await client.next('session.opened');
+  return {
+    client,
+    sessionId: opened.sessionId,
+    nextRequest: () => client.next('request'),
+    answer: (id, data) => client.send({ t: 'response', id, environment: 'paper', outcome: { ok: true, data } }),
+  };
+}
