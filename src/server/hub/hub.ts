@@ -29,6 +29,7 @@ import type { AttachmentHandle, AttachmentInfo, HubEvents, HubOutcome, HubPort, 
 import { cancelledOutcome, isMutation } from './rules/lostOutcomes.js';
 import { RequestTable } from './rules/requestTable.js';
 import { handleHubFrame } from './hubFrames.js';
+import type { HubState } from './hubState.js';
 import { detachedHere, notAttached, routable } from './rules/routing.js';
 import { SESSION_EVENT_INTERVAL_MS, SessionEvents } from './sessionEvents.js';
 import { HubSessions, type SessionRecord } from './hubSessions.js';
@@ -91,7 +92,7 @@ export interface HubStatus {
 const REVOKED_REASON = 'credential revoked; run `npx tradescript-mcp pair` for a fresh link';
 
 /** The sessions, attachments and request routing of one server. */
-export class Hub implements HubPort, ConnectionSink {
+export class Hub implements HubPort, ConnectionSink, HubState {
   /** @internal shared with the session-open handler. */
   readonly sessions = new HubSessions();
   /** @internal */

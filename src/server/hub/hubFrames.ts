@@ -6,12 +6,12 @@
 import type { BrowserFrame } from '../../protocol/index.js';
 import type { HubFrame, RelayServerConnection } from '../relay/relayServerConnection.js';
 import { EMPTY_CATALOG, indexCatalog } from './rules/catalogIndex.js';
-import type { Hub } from './hub.js';
+import type { HubState } from './hubState.js';
 import type { AnswerVerdict } from './rules/requestTable.js';
 import { openSession } from './sessionOpen.js';
 
 /** Handles one frame from an authenticated socket. */
-export function handleHubFrame(hub: Hub, conn: RelayServerConnection, frame: HubFrame): void {
+export function handleHubFrame(hub: HubState, conn: RelayServerConnection, frame: HubFrame): void {
   switch (frame.t) {
     case 'session.open':
       return openSession(hub, conn, frame);
@@ -29,7 +29,7 @@ export function handleHubFrame(hub: Hub, conn: RelayServerConnection, frame: Hub
 }
 
 function updateSession(
-  hub: Hub,
+  hub: HubState,
   conn: RelayServerConnection,
   frame: Extract<BrowserFrame, { t: 'session.update' }>,
 ): void {
@@ -45,13 +45,13 @@ function updateSession(
   hub.sessionEvents.updated(session.sessionId);
 }
 
-function closeOwnSession(hub: Hub, conn: RelayServerConnection, sessionId: string): void {
+function closeOwnSession(hub: HubState, conn: RelayServerConnection, sessionId: string): void {
   const session = hub.sessions.get(sessionId);
   if (!session || session.conn !== conn) return hub.foreign(conn, 'session.close');
   hub.closeSession(session, true);
 }
 
-function verdict(hub: Hub, conn: RelayServerConnection, answer: AnswerVerdict, what: string): void {
+function verdict(hub: HubState, conn: RelayServerConnection, answer: AnswerVerdict, what: string): void {
   if (answer === 'foreign') hub.foreign(conn, what);
   else if (answer === 'late') hub.logger.debug('late relay answer dropped', { conn: conn.id, frame: what });
 }
@@ -60,7 +60,7 @@ function verdict(hub: Hub, conn: RelayServerConnection, answer: AnswerVerdict, w
  * "Detach all" is the person's, at a tab they paired: only a socket that owns the
  * named session may detach, and only from its own host's sessions (SPEC §2).
  */
-function personDetach(hub: Hub, conn: RelayServerConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
+function personDetach(hub: HubState, conn: RelayServerConnection, frame: Extract<BrowserFrame, { t: 'detach' }>): void {
   if (frame.sessionId === undefined || hub.sessions.get(frame.sessionId)?.conn !== conn) {
     return hub.foreign(conn, 'detach');
   }

@@ -8,7 +8,7 @@
 import type { BrowserFrame } from '../../protocol/index.js';
 import type { RelayServerConnection } from '../relay/relayServerConnection.js';
 import { indexCatalog } from './rules/catalogIndex.js';
-import type { Hub } from './hub.js';
+import type { HubState } from './hubState.js';
 import { admitSession } from './rules/sessionAdmission.js';
 
 /** The page shows this when its declared vocabulary is over `catalogBytes` (at most 256 characters). */
@@ -21,7 +21,7 @@ const SITE_ORIGIN = /^https?:\/\/[^/?#\s]{1,250}$/;
 type OpenFrame = Extract<BrowserFrame, { t: 'session.open' }>;
 
 /** Handles one `session.open` from an authenticated socket. */
-export function openSession(hub: Hub, conn: RelayServerConnection, frame: OpenFrame): void {
+export function openSession(hub: HubState, conn: RelayServerConnection, frame: OpenFrame): void {
   const host = conn.host;
   if (!host) return;
   const refuse = (message: string) => {
