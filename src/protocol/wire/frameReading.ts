@@ -1,6 +1,6 @@
 /**
  * Reading one text frame off a wire (SPEC §9), the same steps at every end that
- * receives JSON text (the relay both ways, the front link both ways): size
+ * receives JSON text (the relay both ways, the hub link both ways): size
  * first, then JSON, then (optionally) nesting depth, then the frame's schema. A
  * refusal is a reason code only, never the frame's content.
  */

@@ -1,6 +1,6 @@
 /**
  * `$TRADESCRIPT_MCP_HOME/hub.json` (mode 0600): where the running hub is, the
- * admin token the CLI needs to ask it things, and the front link a later
+ * admin token the CLI needs to ask it things, and the hub link a later
  * server process joins instead of binding the relay (SPEC §9). A hub that
  * takes over after the last one exited reads the relay port and origins here.
  */

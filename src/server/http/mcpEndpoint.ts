@@ -13,7 +13,7 @@
  *   hub's changes from here, each principal's streams its own
  *   (`listenBus.ts`).
  *
- * The Host, Origin and token checks run before this (`frontServer.ts`). The
+ * The Host, Origin and token checks run before this (`portServer.ts`). The
  * SDK modules load on the first request, keeping startup fast.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * Finding a live hub (SPEC §9): `hub.json` names it; a file whose process is
  * gone is stale (detected without touching the network), and a live-looking
- * one must answer the front link within a short timeout, so a crashed or hung
+ * one must answer the hub link within a short timeout, so a crashed or hung
  * hub never costs a starting process more than that.
  */
 import { connect } from 'node:net';

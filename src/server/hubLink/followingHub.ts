@@ -1,7 +1,7 @@
 /**
  * The {@link HubPort} of a process that does not own the relay (SPEC §2, §9):
  * it forwards to whichever hub currently serves the home — another process's
- * over the front link, or this process's own after a takeover — and keeps its
+ * over the hub link, or this process's own after a takeover — and keeps its
  * MCP connections' attachments across the switch under the same ids and
  * operation namespaces, so their evidence in the page's ledger stays theirs.
  * Calls made while no hub is reachable wait a little for the next one.

@@ -1,5 +1,5 @@
 /**
- * The hub's side of the front link (SPEC §9): every MCP front of another
+ * The hub's side of the hub link (SPEC §9): every MCP front of another
  * process sharing this relay is one {@link LinkPeer}. The upgrade that hands
  * sockets here has already checked the loopback peer, `Host`, the absent
  * `Origin` and the link token.

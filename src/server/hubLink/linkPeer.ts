@@ -1,5 +1,5 @@
 /**
- * One front on the hub's side of the front link (SPEC §2, §9): its frames are
+ * One front on the hub's side of the hub link (SPEC §2, §9): its frames are
  * validated, its attachments and requests are its own (another front's id is
  * refused), hub events reach it, and when its link drops its attachments
  * detach and its reads in flight are abandoned. Mutations it sent run on.

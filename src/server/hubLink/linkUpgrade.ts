@@ -1,5 +1,5 @@
 /**
- * The front link's WebSocket endpoint on the hub's port (SPEC §9): only a
+ * The hub link's WebSocket endpoint on the hub's port (SPEC §9): only a
  * process on this machine holding the link token from `hub.json` (mode 0600)
  * gets in. The peer must be loopback, `Host` a loopback name with the bound
  * port, no `Origin` (no page can open it), and the token is compared in

@@ -26,7 +26,7 @@ export function keepAlive(ws: WebSocket, intervalMs: number = LINK_KEEPALIVE_MS)
 }
 
 /**
- * Opens the front link to `url` with the hub's link token; resolves with the
+ * Opens the hub link to `url` with the hub's link token; resolves with the
  * socket once the upgrade succeeded, or null when it was refused, failed or
  * took longer than `timeoutMs`.
  */

@@ -1,5 +1,5 @@
 /**
- * {@link HubPort} over the front link (SPEC §2, §9): what an MCP front uses when
+ * {@link HubPort} over the hub link (SPEC §2, §9): what an MCP front uses when
  * another process owns the relay. Attach, detach, sessions, catalog, requests
  * (with cancellation and progress) and hub events cross the link; every frame
  * from the hub is validated. When the link drops, requests in flight resolve

@@ -1,6 +1,6 @@
 /**
  * The WebSocket server behind an HTTP upgrade path (the `/relay` and the
- * front link's): `ws` loads on the first upgrade or `warm()`, not on the way
+ * hub link's): `ws` loads on the first upgrade or `warm()`, not on the way
  * to the ready line; one subprotocol is accepted; no compression. After
  * `close()` an upgrade still loading is destroyed.
  */

@@ -1,5 +1,5 @@
 /**
- * An in-memory linked pair of text sockets for the front link (STYLE §4): the
+ * An in-memory linked pair of text sockets for the hub link (STYLE §4): the
  * hub's link server holds one end, a {@link RemoteHub} the other. Delivery is
  * asynchronous (a microtask), as on a real socket; either end may drop.
  */

@@ -1,5 +1,5 @@
 /**
- * Test wiring for the front link: a real {@link Hub} with its
+ * Test wiring for the hub link: a real {@link Hub} with its
  * {@link HubLinkServer}, and {@link RemoteHub}s linked to it over in-memory
  * sockets. No network; a link can be cut as a crashed process would.
  */
