@@ -30,7 +30,7 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-/** Reads `hub.json`: none, stale (its process is gone, or it has no front link), or live. */
+/** Reads `hub.json`: none, stale (its process is gone, or it has no hub link), or live. */
 export function lookupHub(home: string): HubLookup {
   const file = readHubFile(home);
   if (!file) return { kind: 'none' };

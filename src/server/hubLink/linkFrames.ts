@@ -1,5 +1,5 @@
 /**
- * Parsing front link frames (SPEC §9): size first, then JSON, then the schema.
+ * Parsing hub link frames (SPEC §9): size first, then JSON, then the schema.
  * A failure yields a reason code only, never the frame's content.
  */
 import {

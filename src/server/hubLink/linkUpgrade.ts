@@ -27,7 +27,7 @@ export interface LinkUpgradeOptions {
   accept: (socket: RelaySocket) => void;
 }
 
-/** The front link endpoint: an `upgrade` listener for its path, and its shutdown. */
+/** The hub link endpoint: an `upgrade` listener for its path, and its shutdown. */
 export interface LinkUpgrade {
   handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -59,7 +59,7 @@ function refusal(req: IncomingMessage, options: LinkUpgradeOptions): string | nu
   return null;
 }
 
-/** Creates the front link's upgrade handler. */
+/** Creates the hub link's upgrade handler. */
 export function createLinkUpgrade(options: LinkUpgradeOptions): LinkUpgrade {
   const server = lazyUpgradeServer({ maxPayload: MAX_LINK_FRAME_BYTES, subprotocol: HUB_LINK_SUBPROTOCOL });
   return {

@@ -1,5 +1,5 @@
 /**
- * The front link over a real loopback WebSocket (SPEC §9): the front's
+ * The hub link over a real loopback WebSocket (SPEC §9): the front's
  * connecting side, and a keepalive both sides run so a hung peer is noticed
  * (a peer that exits closes its socket at once). `ws` loads on first use.
  */
