@@ -1,5 +1,5 @@
 /**
- * The front link (SPEC §9): the loopback WebSocket between an MCP front (a
+ * The hub link (SPEC §9): the loopback WebSocket between an MCP front (a
  * server process that does not own the relay port) and the hub that does.
  * Every frame is JSON text validated against these schemas on arrival, on both
  * sides. A front sends its own adapter maximum and limits with every request:
@@ -15,7 +15,7 @@ import { IdSchema } from '../target.js';
 
 /** Front link protocol version. */
 export const HUB_LINK_VERSION = 1;
-/** The path of the front link on the hub's port. */
+/** The path of the hub link on the hub's port. */
 export const HUB_LINK_PATH = '/front';
 /** The subprotocol a front offers. */
 export const HUB_LINK_SUBPROTOCOL = 'tradescript.front.v1';
