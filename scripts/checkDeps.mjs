@@ -7,6 +7,7 @@
  *
  *   node scripts/checkDeps.mjs            check
  *   node scripts/checkDeps.mjs --observed print the folder graph as it is (to write or review the list)
+ *   node scripts/checkDeps.mjs --src DIR  check another tree (its DIR/DEPS.list), as the tests do
  *
  * The list, one folder a line: `FOLDER: ALLOWED ALLOWED …`, `#` starts a comment.
  * FOLDER is a folder under src/ (`sdk/dispatch`); a folder without a line of its
@@ -22,7 +23,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const src = join(root, 'src');
+const at = process.argv.indexOf('--src');
+const src = at > 0 ? process.argv[at + 1] : join(root, 'src');
 const LIST = join(src, 'DEPS.list');
 
 const isTestSupport = (file) => /(^|\/)testing\//.test(file);
