@@ -17,6 +17,7 @@ import type {
   Revisions,
   Target,
 } from '../protocol/index.js';
+import type { LinkBindingRequest } from '../protocol/wire/hostLink.js';
 import type { ChannelDeclaration, ChannelSource } from './channels/declareChannel.js';
 import type { ArgsOf, ControlSpec, ControllerDeclaration, ResultOf } from './declare/declare.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
@@ -195,22 +196,8 @@ export interface Catalog {
   channels: ChannelDescriptor[];
 }
 
-/** One binding the bridge runtime starts (SPEC §7). */
-export interface BindingRequest {
-  sessionId: string;
-  subscriptionId: string;
-  /** Unique in its subscription. */
-  bindingId: string;
-  channelId: string;
-  target: Target;
-  /** Validated against the channel's options schema before the source is touched. */
-  options: unknown;
-  attachment: RequestAttachment;
-  /** The binding's index in the start request, for diagnostic paths `["bindings", i, "options", …]` (default 0). */
-  bindingIndex?: number;
-  /** The relay's depth and string limits for payloads (default: the product maxima). */
-  limits?: Pick<RelayLimits, 'jsonDepth' | 'stringLength'>;
-}
+/** One binding the bridge runtime starts (SPEC §7), as the host-call link carries it. */
+export type BindingRequest = LinkBindingRequest;
 
 /** What a binding hands the bridge: a projected payload, or a marker of one dropped (still a sequence number). */
 export type BindingSinkEvent =

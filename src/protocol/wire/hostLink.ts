@@ -59,13 +59,16 @@ const HostLinkScopeSchema = z.custom<HostLinkScope>(
 export interface LinkBindingRequest {
   sessionId: string;
   subscriptionId: string;
+  /** Unique in its subscription. */
   bindingId: string;
   channelId: string;
   target: Target;
-  /** Validated against the channel's options schema by the host SDK. */
+  /** Validated against the channel's options schema by the host SDK, before the source is touched. */
   options: unknown;
   attachment: RequestAttachment;
+  /** The binding's index in the start request, for diagnostic paths `["bindings", i, "options", …]` (default 0). */
   bindingIndex?: number;
+  /** The relay's depth and string limits for payloads (default: the product maxima). */
   limits?: Pick<RelayLimits, 'jsonDepth' | 'stringLength'>;
 }
 
@@ -128,16 +131,7 @@ export const HOST_LINK_CALLS = [
 ] as const;
 
 /** Bridge → page, on a link that carries nothing else (the page's worker). */
-export const HostLinkCallSchema = z.discriminatedUnion('t', [
-  ScopeMessage,
-  DropMessage,
-  CallMessage,
-  CancelMessage,
-  StartBindingMessage,
-  StopBindingMessage,
-  CaptureMessage,
-  LocateMessage,
-]);
+export const HostLinkCallSchema = z.discriminatedUnion('t', [...HOST_LINK_CALLS]);
 /** Bridge → page. */
 export type HostLinkCall = z.infer<typeof HostLinkCallSchema>;
 
