@@ -55,8 +55,10 @@ const h = await importHarness();
 const machine = machineInfo(h.chromiumPath());
 const runPlan = plan(args.quick);
 
-// The whole run is bounded: a stuck path must not hold the machine.
-const deadlineMs = (args.quick ? 8 : 15) * 60_000;
+// The whole run is bounded: a stuck path must not hold the machine. Each table gets 8 minutes
+// (--quick) or 15, twice that when a baseline build is measured beside this one.
+const perTableMin = (args.quick ? 8 : 15) * (process.env.TRADESCRIPT_BENCH_BASELINE_BIN ? 2 : 1);
+const deadlineMs = perTableMin * Math.max(1, selected.length) * 60_000;
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${deadlineMs / 60_000} min; closing everything and giving up.`);
   void h.closeAll().finally(() => process.exit(1));
