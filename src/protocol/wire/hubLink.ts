@@ -52,10 +52,10 @@ export const HubOutcomeSchema = z.discriminatedUnion('ok', [
   z.strictObject({ ok: z.literal(false), error: ErrorObjectSchema, environment: z.nullable(EnvironmentSchema) }),
 ]);
 
-// ---------------------------------------------------------------- front → hub
+// ---------------------------------------------------------------- follower → hub
 
-/** Any frame a front may send. */
-export const FrontLinkFrameSchema = z.discriminatedUnion('t', [
+/** Any frame a follower process (its MCP front) may send. */
+export const FollowerLinkFrameSchema = z.discriminatedUnion('t', [
   z.strictObject({
     t: z.literal('hello'),
     v: z.literal(HUB_LINK_VERSION),
@@ -88,8 +88,8 @@ export const FrontLinkFrameSchema = z.discriminatedUnion('t', [
   }),
   z.strictObject({ t: z.literal('cancel'), id: LinkRequestIdSchema }),
 ]);
-/** Any frame a front may send. */
-export type FrontLinkFrame = z.infer<typeof FrontLinkFrameSchema>;
+/** Any frame a follower process (its MCP front) may send. */
+export type FollowerLinkFrame = z.infer<typeof FollowerLinkFrameSchema>;
 
 // ---------------------------------------------------------------- hub → front
 
@@ -117,7 +117,7 @@ export const LinkEventSchema = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('attachmentDetached'), attachmentId: IdSchema, hostId: IdSchema }),
 ]);
 
-/** Any frame the hub may send to a front. */
+/** Any frame the hub may send to a follower process. */
 export const HubLinkFrameSchema = z.discriminatedUnion('t', [
   z.strictObject({
     t: z.literal('welcome'),
@@ -143,5 +143,5 @@ export const HubLinkFrameSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('outcome'), id: LinkRequestIdSchema, outcome: HubOutcomeSchema }),
   z.strictObject({ t: z.literal('event'), event: LinkEventSchema }),
 ]);
-/** Any frame the hub may send to a front. */
+/** Any frame the hub may send to a follower process. */
 export type HubLinkFrame = z.infer<typeof HubLinkFrameSchema>;

@@ -41,7 +41,7 @@ export interface PortServerOptions {
   /** The admin API's context, once the URLs are known; null without a hub. */
   admin: (() => AdminContext) | null;
   /** The `/front` link endpoint for other server processes, or null. */
-  frontLink?: LinkUpgrade | null;
+  hubLink?: LinkUpgrade | null;
   /** Tests pass smaller relay frames. */
   relayMaxPayload?: number;
 }
@@ -111,7 +111,7 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
   http.keepAliveTimeout = 65_000;
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0];
-    if (path === HUB_LINK_PATH && options.frontLink) return options.frontLink.handle(req, socket, head);
+    if (path === HUB_LINK_PATH && options.hubLink) return options.hubLink.handle(req, socket, head);
     if (relay) return relay.handle(req, socket, head);
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
@@ -130,7 +130,7 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
     },
     async close() {
       relay?.close();
-      options.frontLink?.close();
+      options.hubLink?.close();
       await endpoint?.close();
       await closeServer(http);
     },

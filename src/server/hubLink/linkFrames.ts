@@ -3,9 +3,9 @@
  * A failure yields a reason code only, never the frame's content.
  */
 import {
-  FrontLinkFrameSchema,
+  FollowerLinkFrameSchema,
   HubLinkFrameSchema,
-  type FrontLinkFrame,
+  type FollowerLinkFrame,
   type HubLinkFrame,
 } from '../../protocol/wire/hubLink.js';
 import { readFrame, type ReadFrame } from '../../protocol/index.js';
@@ -18,8 +18,8 @@ import { MAX_FRAME_BYTES } from '../relay/serverFrames.js';
 export const MAX_LINK_FRAME_BYTES = MAX_FRAME_BYTES + 64 * 1024;
 
 /** Parses a frame a front sent to the hub (`readFrame`). */
-export function parseFrontFrame(text: string, maxBytes = MAX_LINK_FRAME_BYTES): ReadFrame<FrontLinkFrame> {
-  return readFrame(FrontLinkFrameSchema, text, { maxBytes });
+export function parseFollowerFrame(text: string, maxBytes = MAX_LINK_FRAME_BYTES): ReadFrame<FollowerLinkFrame> {
+  return readFrame(FollowerLinkFrameSchema, text, { maxBytes });
 }
 
 /** Parses a frame the hub sent to a front (`readFrame`). */

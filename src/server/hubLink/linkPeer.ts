@@ -5,13 +5,13 @@
  * detach and its reads in flight are abandoned. Mutations it sent run on.
  */
 import { CLOSE_CODES, makeError, type Grant, type Operation } from '../../protocol/index.js';
-import type { FrontLinkFrame, HubLinkFrame, LinkReply } from '../../protocol/wire/hubLink.js';
+import type { FollowerLinkFrame, HubLinkFrame, LinkReply } from '../../protocol/wire/hubLink.js';
 import { HUB_LINK_VERSION } from '../../protocol/wire/hubLink.js';
 import type { Hub } from '../hub/hub.js';
 import { isMutation } from '../hub/rules/lostOutcomes.js';
 import type { Logger } from '../log.js';
 import type { RelaySocket } from '../relay/relaySocket.js';
-import { parseFrontFrame } from './linkFrames.js';
+import { parseFollowerFrame } from './linkFrames.js';
 
 /** What a peer needs from the process that owns the hub. */
 export interface LinkPeerContext {
@@ -27,8 +27,8 @@ export interface LinkPeerContext {
   helloTimeoutMs: number;
 }
 
-type RequestFrame = Extract<FrontLinkFrame, { t: 'request' }>;
-type RefFrame = Exclude<FrontLinkFrame, { t: 'hello' | 'request' | 'cancel' }>;
+type RequestFrame = Extract<FollowerLinkFrame, { t: 'request' }>;
+type RefFrame = Exclude<FollowerLinkFrame, { t: 'hello' | 'request' | 'cancel' }>;
 
 let nextPeerId = 1;
 
@@ -66,7 +66,7 @@ export class LinkPeer {
 
   private receive(text: string): void {
     if (this.state === 'closed') return;
-    const parsed = parseFrontFrame(text);
+    const parsed = parseFollowerFrame(text);
     if (!parsed.ok) {
       this.ctx.logger.warn('malformed front link frame', { peer: this.id, reason: parsed.reason });
       return this.close(parsed.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed, 'malformed');

@@ -8,7 +8,7 @@
 import { CLOSE_CODES, makeError, type CatalogResource, type Grant, type Operation } from '../../protocol/index.js';
 import {
   HUB_LINK_VERSION,
-  type FrontLinkFrame,
+  type FollowerLinkFrame,
   type HubLinkFrame,
   type LinkReply,
 } from '../../protocol/wire/hubLink.js';
@@ -170,11 +170,11 @@ export class RemoteHub implements HubPort {
     return `k${(++this.refs).toString(36)}`;
   }
 
-  private send(frame: FrontLinkFrame): void {
+  private send(frame: FollowerLinkFrame): void {
     if (this.state !== 'closed') this.socket.send(JSON.stringify(frame));
   }
 
-  private ask(frame: Extract<FrontLinkFrame, { ref: string }>): Promise<LinkReply> {
+  private ask(frame: Extract<FollowerLinkFrame, { ref: string }>): Promise<LinkReply> {
     if (this.state !== 'ready') return Promise.reject(new LinkClosedError());
     return new Promise((resolve, reject) => {
       this.waiters.set(frame.ref, { resolve, reject });

@@ -95,7 +95,7 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
     mcp: options.mcp,
     relayOrigins: () => origins,
     admin: () => admin,
-    frontLink: createLinkUpgrade({
+    hubLink: createLinkUpgrade({
       token: frontToken,
       bound: () => front?.bound ?? options.bind,
       logger: logger.child('front'),
