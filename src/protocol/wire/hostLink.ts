@@ -223,15 +223,7 @@ export const HOST_LINK_ANSWERS = [
 ] as const;
 
 /** Page → bridge, on a link that carries nothing else (the page's worker). */
-export const HostLinkAnswerSchema = z.discriminatedUnion('t', [
-  ResultMessage,
-  ProgressMessage,
-  BindingStartedMessage,
-  CapturedMessage,
-  LocatedMessage,
-  EventsMessage,
-  TargetUnregisteredMessage,
-]);
+export const HostLinkAnswerSchema = z.discriminatedUnion('t', [...HOST_LINK_ANSWERS]);
 /** Page → bridge. */
 export type HostLinkAnswer = z.infer<typeof HostLinkAnswerSchema>;
 
