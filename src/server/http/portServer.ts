@@ -55,8 +55,6 @@ export interface PortServer {
   readonly mcpUrl: string;
   readonly http: HttpServer;
   readonly mcpEndpoint: McpHttpEndpoint | null;
-  /** Loads what the first relay socket and MCP request need (after the ready line). */
-  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,9 +123,6 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
     mcpUrl: `${origin}/mcp`,
     http,
     mcpEndpoint: endpoint,
-    async warm() {
-      await Promise.all([relay?.warm(), endpoint?.warm()]);
-    },
     async close() {
       relay?.close();
       options.frontLink?.close();

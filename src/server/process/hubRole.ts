@@ -50,8 +50,6 @@ export interface HubRole {
   readonly front: PortServer;
   readonly demo: DemoServer | null;
   readonly urls: ServerUrls;
-  /** Loads what the first relay socket and MCP request need (after the ready line). */
-  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,7 +115,6 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
     front: served,
     demo,
     urls,
-    warm: () => served.warm(),
     async close() {
       hub.close();
       // Requests in flight just resolved as lost: let their outcomes reach the fronts before the links close.
