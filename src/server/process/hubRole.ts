@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Grant } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
-import { startDemoServer, type DemoServer } from '../http/demo/demoServer.js';
+import type { DemoServer } from '../http/demo/demoServer.js';
 import type { AdminContext, ServerUrls } from '../http/adminApi.js';
 import { startPortServer, type PortServer } from '../http/portServer.js';
 import { removeHubFile, writeHubFile, type HubFile } from '../http/hubFile.js';
@@ -184,6 +184,7 @@ function hubFile(
 async function startDemoOrClose(options: HubRoleOptions, front: PortServer): Promise<DemoServer | null> {
   if (!options.demo) return null;
   try {
+    const { startDemoServer } = await import('../http/demo/demoServer.js');
     return await startDemoServer(options.demo, { relayUrl: () => front.relayUrl, root: options.demoRoot });
   } catch (error) {
     if (options.demoBestEffort) {
