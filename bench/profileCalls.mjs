@@ -1,14 +1,24 @@
 #!/usr/bin/env node
 /**
- * Profiles the call path of table 1 (`tradescript_call` of a trivial read over
- * stdio): the server under `node --cpu-prof`, the page's main thread with the
- * CDP Profiler, and each Chromium thread's busy time from a trace.
+ * Profiles the call path of table 1 (`tradescript_call` of a trivial read).
  *
  *   npm run build && node --expose-gc bench/profileCalls.mjs [calls=1000]
+ *   node --expose-gc bench/profileCalls.mjs [calls] --http       # Streamable HTTP, 2025-11-25 session
+ *   node --expose-gc bench/profileCalls.mjs [calls] --http2026   # Streamable HTTP, 2026-07-28 stateless
  *
- * Writes bench/results/profile-<timestamp>/{server,page}.cpuprofile (open them
- * in Chrome DevTools → Performance, or speedscope) and prints the busy time
- * per thread per call.
+ * stdio: the server under `node --cpu-prof`, the page's main thread with the
+ * CDP Profiler, and each Chromium thread's busy time from a trace. Writes
+ * bench/results/profile-<timestamp>/{server,page}.cpuprofile (open them in
+ * Chrome DevTools → Performance, or speedscope) and prints the busy time per
+ * thread per call.
+ *
+ * HTTP: the MCP SDK alone (bench/fixtures/sdkServer.mjs, the table's anchor)
+ * and then tradescript-mcp with a paired page, each server under the
+ * in-process profiler for the measured calls only (bench/lib/profiled.mjs);
+ * prints, per call, the client's phases (request sent → response headers →
+ * body end), the server's on-CPU time by where the code lives and its
+ * hottest functions, for both, so what is ours stands apart from the SDK's
+ * own HTTP cost. Writes {sdk,server}.cpuprofile.
  */
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,13 +31,20 @@ import { trialStats } from './lib/stats.mjs';
 import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
-const calls = Number(process.argv[2] ?? 1000);
+const flags = process.argv.slice(2);
+const calls = Number(flags.find((a) => !a.startsWith('--')) ?? 1000);
+const httpMode = flags.includes('--http2026') ? 'modern' : flags.includes('--http') ? 'legacy' : null;
 const out = join(
   fileURLToPath(new URL('results', import.meta.url)),
   `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,
 );
 mkdirSync(out, { recursive: true });
 const h = await importHarness();
+if (httpMode) {
+  const { profileHttp } = await import('./lib/profileHttp.mjs');
+  await profileHttp(h, { calls, era: httpMode, out });
+  process.exit(0);
+}
 const home = mkdtempSync(join(tmpdir(), 'tradescript-bench-home-'));
 const browser = await h.launchBrowser();
 const { page } = await h.newPage(browser);

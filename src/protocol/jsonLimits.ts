@@ -72,20 +72,38 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__']);
  * own property, or null. Iterative; run {@link checkJsonShape} first to bound the depth.
  */
 export function findForbiddenKey(value: unknown): Array<string | number> | null {
-  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
+  // Each object or array visited keeps a link to its parent; a path is built only for a hit.
+  const stack: Visit[] = [];
+  const push = (node: unknown, key: string | number, parent: Visit | null) => {
+    if (node !== null && typeof node === 'object') stack.push({ node, key, parent });
+  };
+  push(value, '', null);
   while (stack.length > 0) {
-    const [node, path] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
+    const visit = stack.pop()!;
+    const { node } = visit;
     if (Array.isArray(node)) {
-      node.forEach((item, index) => stack.push([item, [...path, index]]));
+      node.forEach((item, index) => push(item, index, visit));
       continue;
     }
     for (const key of Object.keys(node)) {
-      if (FORBIDDEN_KEYS.has(key)) return path;
-      stack.push([(node as Record<string, unknown>)[key], [...path, key]]);
+      if (FORBIDDEN_KEYS.has(key)) return pathTo(visit);
+      push((node as Record<string, unknown>)[key], key, visit);
     }
   }
   return null;
+}
+
+/** An object or array on the way down, linked to where it sits. */
+interface Visit {
+  node: object;
+  key: string | number;
+  parent: Visit | null;
+}
+
+function pathTo(visit: Visit): Array<string | number> {
+  const path: Array<string | number> = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 const encoder = new TextEncoder();

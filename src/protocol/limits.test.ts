@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, checkJsonShape } from './jsonLimits.js';
+import { canonicalJson, checkJsonShape, findForbiddenKey } from './jsonLimits.js';
 import { DEFAULT_LIMITS, HUB_LIMITS, lowerLimits } from './limits.js';
 import { adapterDenial } from './policy.js';
 
@@ -54,5 +54,24 @@ describe('SPEC §5 byte-equivalence and the adapter maximum', () => {
     const ordersAll = { maxAccess: 'trade' as const, allowControls: ['orders.*'] };
     expect(adapterDenial(ordersAll, 'orders.placeOrder', 'trade')).toBeNull();
     expect(adapterDenial(ordersAll, 'risk.triggerEmergency', 'trade')).not.toBeNull();
+  });
+});
+
+describe('SPEC §4 unknown fields: a __proto__ key is found where it sits', () => {
+  const withProto = (fields: Record<string, unknown>) => {
+    const node = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    return Object.assign(node, fields);
+  };
+
+  it('names the path of the object that carries it, through objects and arrays, or null', () => {
+    expect(findForbiddenKey({ a: 1, b: [{ c: 'x' }] })).toBeNull();
+    expect(findForbiddenKey('text')).toBeNull();
+    expect(findForbiddenKey(withProto({}))).toEqual([]);
+    expect(findForbiddenKey({ args: [1, { deep: withProto({ x: 1 }) }] })).toEqual(['args', 1, 'deep']);
+  });
+
+  it('reports the same first hit as a depth-first walk that takes the last child first', () => {
+    const value = { first: withProto({}), second: { inner: withProto({}) } };
+    expect(findForbiddenKey(value)).toEqual(['second', 'inner']);
   });
 });

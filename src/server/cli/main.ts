@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { packageVersion } from '../http/demo/packageRoot.js';
-import { pairCommand, sessionsCommand, statusCommand, type CliOutput } from './adminClient.js';
+import type { CliOutput } from './adminClient.js';
 import { parseCommand, UsageError, type Command } from './args.js';
 import { USAGE } from './usage.js';
 
@@ -64,13 +64,13 @@ async function run(command: Command, io: CliIo, output: CliOutput): Promise<numb
       output.out(packageVersion());
       return 0;
     case 'pair':
-      await pairCommand(command.home, command.grant, command.json, output);
+      await (await import('./adminClient.js')).pairCommand(command.home, command.grant, command.json, output);
       return 0;
     case 'status':
-      await statusCommand(command.home, command.json, output);
+      await (await import('./adminClient.js')).statusCommand(command.home, command.json, output);
       return 0;
     case 'sessions':
-      await sessionsCommand(command.home, command.revoke, command.json, output);
+      await (await import('./adminClient.js')).sessionsCommand(command.home, command.revoke, command.json, output);
       return 0;
     case 'serve':
       return serve(command, io);

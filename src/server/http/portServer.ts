@@ -16,7 +16,7 @@ import { createRelayUpgrade, type RelayUpgrade } from '../relay/upgrade.js';
 import { originAllowlist } from '../relay/originPolicy.js';
 import { handleAdmin, type AdminContext } from './adminApi.js';
 import { sendJson } from './body.js';
-import { McpHttpEndpoint, type McpServerFactory } from './mcpEndpoint.js';
+import type { McpHttpEndpoint, McpServerFactory } from './mcpEndpoint.js';
 import {
   bearerAllowed,
   hostMatches,
@@ -55,8 +55,6 @@ export interface PortServer {
   readonly mcpUrl: string;
   readonly http: HttpServer;
   readonly mcpEndpoint: McpHttpEndpoint | null;
-  /** Loads what the first relay socket and MCP request need (after the ready line). */
-  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,7 +65,8 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
 /** Listens on `bind` (port 0: ephemeral) and resolves once listening. */
 export async function startPortServer(bind: BoundAddress, options: PortServerOptions): Promise<PortServer> {
   const logger = options.logger.child('http');
-  const endpoint = options.mcp ? new McpHttpEndpoint(options.mcp, logger) : null;
+  // `/mcp`'s code loads only where MCP runs over HTTP.
+  const endpoint = options.mcp ? new (await import('./mcpEndpoint.js')).McpHttpEndpoint(options.mcp, logger) : null;
   const bound: BoundAddress = { host: bind.host, port: bind.port };
   const relay: RelayUpgrade | null = options.hub
     ? createRelayUpgrade({
@@ -125,9 +124,6 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
     mcpUrl: `${origin}/mcp`,
     http,
     mcpEndpoint: endpoint,
-    async warm() {
-      await Promise.all([relay?.warm(), endpoint?.warm()]);
-    },
     async close() {
       relay?.close();
       options.hubLink?.close();

@@ -7,8 +7,7 @@
 import { connect } from 'node:net';
 import { readHubFile, type HubFile } from '../http/hubFile.js';
 import type { Logger } from '../log.js';
-import { openLinkSocket } from './linkWebSocket.js';
-import { RemoteHub, type LinkWelcome, type RemoteHubOptions } from './remoteHub.js';
+import type { LinkWelcome, RemoteHub, RemoteHubOptions } from './remoteHub.js';
 
 /** A `hub.json` a later process may join. */
 export type JoinableHubFile = HubFile & { frontUrl: string; frontToken: string };
@@ -83,6 +82,11 @@ export async function joinHub(home: string, options: JoinOptions): Promise<Joine
   if (found.kind !== 'live') return null;
   const timeoutMs = options.timeoutMs ?? JOIN_TIMEOUT_MS;
   const started = Date.now();
+  // Loaded only by a process that links to a hub (an idle hub never does).
+  const [{ openLinkSocket }, { RemoteHub }] = await Promise.all([
+    import('./linkWebSocket.js'),
+    import('./remoteHub.js'),
+  ]);
   const socket = await openLinkSocket(found.file.frontUrl, found.file.frontToken, timeoutMs);
   if (!socket) return null;
   const remote = new RemoteHub(socket, options);

@@ -44,7 +44,6 @@ export interface FollowerRole {
   readonly ownHub: () => HubRole | null;
   /** A single-use pairing code from whichever hub this process reaches; null when none answers. */
   pairCode(): Promise<string | null>;
-  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,7 +93,6 @@ export async function startFollowerRole(file: JoinableHubFile, options: Follower
         () => null,
       );
     },
-    warm: async () => void (await http?.warm()),
     async close() {
       follower.stop();
       await follower.settled();

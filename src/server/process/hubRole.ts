@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Grant } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
-import { startDemoServer, type DemoServer } from '../http/demo/demoServer.js';
+import type { DemoServer } from '../http/demo/demoServer.js';
 import type { AdminContext, ServerUrls } from '../http/adminApi.js';
 import { startPortServer, type PortServer } from '../http/portServer.js';
 import { removeHubFile, writeHubFile, type HubFile } from '../http/hubFile.js';
@@ -50,8 +50,6 @@ export interface HubRole {
   readonly front: PortServer;
   readonly demo: DemoServer | null;
   readonly urls: ServerUrls;
-  /** Loads what the first relay socket and MCP request need (after the ready line). */
-  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,7 +115,6 @@ export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
     front: served,
     demo,
     urls,
-    warm: () => served.warm(),
     async close() {
       hub.close();
       // Requests in flight just resolved as lost: let their outcomes reach the fronts before the links close.
@@ -187,6 +184,7 @@ function hubFile(
 async function startDemoOrClose(options: HubRoleOptions, front: PortServer): Promise<DemoServer | null> {
   if (!options.demo) return null;
   try {
+    const { startDemoServer } = await import('../http/demo/demoServer.js');
     return await startDemoServer(options.demo, { relayUrl: () => front.relayUrl, root: options.demoRoot });
   } catch (error) {
     if (options.demoBestEffort) {

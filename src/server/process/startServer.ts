@@ -3,8 +3,11 @@
  * home becomes the hub: it binds the relay port and writes `hub.json`. A later
  * one finds that hub in `hub.json` and links to it as a front instead, serving
  * only its own MCP with its own flags; when the hub's process exits it follows
- * to the next hub or takes over. Heavy modules (the MCP SDK, `ws`) load after
- * the ports listen, except the link a front needs before its ready line.
+ * to the next hub or takes over. What only some processes use loads when first
+ * used, so an idle server holds no more than it needs (SPEC §12): the front
+ * role with a hub to follow, `ws` with the first socket, over HTTP the MCP SDK
+ * and our MCP front with the first `/mcp` request, over stdio our MCP front
+ * with the client's first message.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
@@ -20,7 +23,6 @@ import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
 import { secureDirectory } from '../pairing/secureFile.js';
 import { DeferredHubPort } from './deferredHub.js';
-import { ownDemo, startFollowerRole } from './followerRole.js';
 import { startHubRole } from './hubRole.js';
 import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
 
@@ -88,7 +90,6 @@ interface Started {
   urls: ServerUrls;
   role(): 'hub' | 'front';
   pairCode(): Promise<string | null>;
-  warm(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -148,13 +149,10 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
     logger.info('stopped');
   });
   stdio?.onEnd(() => void close());
-  const mcpReady = (stdio ? stdio.connected : import('../mcp/index.js').then(() => undefined)).then(
-    () => started.warm(),
-    async (error: unknown) => {
-      await close();
-      throw error;
-    },
-  );
+  const mcpReady = (stdio ? stdio.connected : mcpModulesFound()).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   // Whoever awaits mcpReady sees the failure; nobody awaiting must not crash the process.
   mcpReady.catch(() => undefined);
   const code = started.urls.demoUrl ? await started.pairCode() : null;
@@ -196,7 +194,6 @@ async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
       urls: role.urls,
       role: () => 'hub',
       pairCode: async () => role.pairing.issueCode(config.pairGrant).code,
-      warm: () => role.warm(),
       stop: () => role.close(),
     };
   } catch (error) {
@@ -223,6 +220,7 @@ async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
   const { config, options, logger, version, createHttp } = ctx;
   const file = await probeHub(config.home);
   if (!file) return null;
+  const { ownDemo, startFollowerRole } = await import('./followerRole.js');
   const demo = await ownDemo(options.demo, file.demoUrl, () => file.relayUrl, options.demoRoot);
   const role = await startFollowerRole(file, {
     config,
@@ -243,9 +241,18 @@ async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
     urls: role.urls,
     role: () => (role.ownHub() ? 'hub' : 'front'),
     pairCode: () => role.pairCode(),
-    warm: () => role.warm(),
     stop: () => role.close(),
   };
+}
+
+/**
+ * Over HTTP, MCP is ready once its modules can be found: they load with the
+ * first `/mcp` request, not while the server idles. Resolving the names reads
+ * no module.
+ */
+async function mcpModulesFound(): Promise<void> {
+  import.meta.resolve('@modelcontextprotocol/server');
+  import.meta.resolve('../mcp/index.js');
 }
 
 /** A close that runs once, even when re-entered from inside itself (closing stdio calls back). */

@@ -89,7 +89,8 @@ function boundReceipt(
   const breach = checkResultShape(receipt.result, ctx.limits);
   if (breach && !mutation) return { ok: false, error: readOverLimit(breach) };
   const kept = breach ? compactReceipt(receipt, breach.limit) : receipt;
-  const rest = checkJsonShape(kept, ctx.limits);
+  // The result was just walked with the stricter result limits: the rest of the receipt is walked without it.
+  const rest = checkJsonShape({ ...kept, result: null }, ctx.limits);
   if (!rest) return { ok: true, receipt: kept };
   return { ok: false, error: mutation ? unreadableMutation(call, rest, ctx) : readOverLimit(rest) };
 }

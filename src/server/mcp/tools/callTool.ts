@@ -123,11 +123,11 @@ function splitHandle(args: unknown, takesHandle: boolean): { args: unknown; hand
 async function runTool(
   name: ToolName,
   rawArgs: unknown,
+  requestId: string | undefined,
   deps: CallToolDeps,
   request: CallToolRequest,
   extra: HandlerExtra,
 ): Promise<ToolRun> {
-  const requestId = echoableRequestId(name, rawArgs);
   const base: MetaSource = { sessionId: null, environment: null, requestId };
   const local = (error: ErrorObject, sessionId: string | null = null): ToolRun => ({
     result: errorResult(error, { ...base, sessionId }),
@@ -174,18 +174,14 @@ export function createCallToolHandler(deps: CallToolDeps) {
       );
     }
     const startedAt = Date.now();
-    const { result, code, sessionId, attachmentId } = await runTool(
-      tool.name,
-      request.params.arguments ?? {},
-      deps,
-      request,
-      extra,
-    );
+    const args = request.params.arguments ?? {};
+    const requestId = echoableRequestId(tool.name, args);
+    const { result, code, sessionId, attachmentId } = await runTool(tool.name, args, requestId, deps, request, extra);
     const fields = {
       tool: tool.name,
       attachmentId: attachmentId ?? null,
       sessionId,
-      requestId: echoableRequestId(tool.name, request.params.arguments),
+      requestId,
       code,
       durationMs: Date.now() - startedAt,
     };
