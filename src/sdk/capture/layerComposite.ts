@@ -44,10 +44,9 @@ function drawRaster(stage: Stage, element: HTMLElement, raster: LayerRaster): vo
 }
 
 /**
- * Starts the layers' clones one after another (not at once: cloning is
- * main-thread work either way, and concurrent captures measured no faster);
- * a layer's drawing (its SVG decoded and drawn) overlaps the next one's
- * clone. Each settles without throwing so none goes unhandled.
+ * Starts the layers' rasterizations one after another (not at once: the
+ * cloning is main-thread work either way, and concurrent captures measured
+ * no faster), each settling without throwing so none goes unhandled.
  */
 function startRasters(
   snapdom: LayerEngine,
@@ -58,15 +57,13 @@ function startRasters(
   let previous: Promise<unknown> = Promise.resolve();
   return layers.map((layer) => {
     if (layer.kind !== 'dom') return Promise.resolve(null);
-    let cloned = (): void => {};
-    const clonedOrSettled = new Promise<void>((resolve) => (cloned = resolve));
     const settled = previous.then(() =>
-      rasterLayer(snapdom, layer.element, layer.hide, ratio, layer.element === root, cloned).then(
+      rasterLayer(snapdom, layer.element, layer.hide, ratio, layer.element === root).then(
         (raster): Settled => ({ raster }),
         (error: unknown): Settled => ({ error }),
       ),
     );
-    previous = Promise.race([clonedOrSettled, settled]);
+    previous = settled;
     return settled;
   });
 }

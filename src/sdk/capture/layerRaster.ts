@@ -119,17 +119,13 @@ function hideKey(element: Element, hide: readonly Element[]): string {
   return paths.sort().join(' ');
 }
 
-/**
- * Rasterizes `element` at `ratio` with `hide` left as empty boxes; `root` says it is the widget itself.
- * `cloned` hears when the engine is done with the page's DOM (its clone is taken; drawing it is left).
- */
+/** Rasterizes `element` at `ratio` with `hide` left as empty boxes; `root` says it is the widget itself. */
 export async function rasterLayer(
   snapdom: LayerEngine,
   element: HTMLElement,
   hide: readonly Element[],
   ratio: number,
   root: boolean,
-  cloned: () => void = () => {},
 ): Promise<LayerRaster> {
   shells.set(element, new Set(hide));
   // Each step starts a task of its own: chained on the last one's microtasks, they would add up into one long task.
@@ -143,7 +139,6 @@ export async function rasterLayer(
     plugins: [shellPlugin],
     tradescriptHide: hideKey(element, hide),
   });
-  cloned();
   const cached = rasters.get(element);
   if (cached?.result === result) return cached.raster;
   const meta = result.meta;
