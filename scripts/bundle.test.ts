@@ -15,22 +15,22 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const distBrowser = join(root, 'dist/browser');
 const distDemo = join(root, 'dist/demo');
 const manifestFile = join(distBrowser, '.vite/manifest.json');
-/** SPEC §12's target: browser bundle (SDK + bridge runtime) ≤ 60 KB gzipped. Reported, and missed: see below. */
+/** SPEC §12's target: browser bundle (SDK + bridge runtime) ≤ 60 KB gzipped. */
 const BUDGET_BYTES = 60 * 1024;
 /**
  * The ceiling this test holds the bundle to, so it can only shrink. Measured
  * 68.6 KB after moving the protocol to zod/mini (from 106 KB), then 65.6 KB once
  * the tool definitions (descriptions included) stopped riding into the worker
- * with `TOOL_NAMES`: what bounds it is zod's core in two realms (page and
- * worker, about 21 KB) and zod's JSON Schema generation on the page (about
- * 6 KB), which descriptors need. Raised to 68.6 KB by issue 12 (noted in its
- * closing note): the host-call link parses every message with zod on arrival at
- * both ends (the page's end, about 0.9 KB, had no schema before; the worker's,
- * about 1.4 KB, read by hand), and one limit_exceeded builder with its next
- * steps is shared by page and server. Lower this as the bundle shrinks; never
- * raise it without a note in the issue tracker.
+ * with `TOOL_NAMES`; raised to 68.6 KB by issue 12 (the host-call link parses
+ * every message with zod at both ends). Issue 15: 68.5 → 55.9 KB once the bridge
+ * worker became a chunk of the library build (vite.config.ts, workerAsChunk)
+ * importing the protocol and zod's core from the chunks the page loads, instead
+ * of a bundle of its own carrying a second copy (about 12.6 KB). What is left:
+ * zod's JSON Schema generation on the page (about 6 KB, descriptors need it at
+ * declaration), zod's core once (about 10 KB). Lower this as the bundle shrinks;
+ * never raise it without a note in the issue tracker.
  */
-const CEILING_BYTES = 68.6 * 1024;
+const CEILING_BYTES = 56 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
@@ -99,7 +99,13 @@ function staticClosure(manifest: Record<string, ManifestChunk>, key: string, int
   const chunk = manifest[key];
   if (!chunk || into.has(chunk.file)) return into;
   into.add(chunk.file);
-  for (const asset of chunk.assets ?? []) if (asset.endsWith('.js')) into.add(asset);
+  for (const asset of chunk.assets ?? []) {
+    if (!asset.endsWith('.js')) continue;
+    // A worker built as a chunk of this build is an entry of its own: what it imports loads with it.
+    const worker = Object.keys(manifest).find((k) => manifest[k]?.isEntry && manifest[k]?.file === asset);
+    if (worker) staticClosure(manifest, worker, into);
+    else into.add(asset);
+  }
   for (const imported of chunk.imports ?? []) staticClosure(manifest, imported, into);
   return into;
 }
@@ -183,7 +189,7 @@ describe('built browser code', () => {
   });
 
   it.skipIf(!browserBuilt)(
-    'SPEC §12: SDK + bridge runtime stay under the 68.6 KB ceiling (60 KB target reported)',
+    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 56 KB ceiling (60 KB target)',
     () => {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
       const entries = Object.keys(manifest).filter((key) => {

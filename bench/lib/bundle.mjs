@@ -27,7 +27,13 @@ export function browserBundle(repoRoot) {
       const chunk = manifest[key];
       if (!chunk || eager.has(chunk.file)) return;
       eager.add(chunk.file);
-      for (const asset of chunk.assets ?? []) if (asset.endsWith('.js')) eager.add(asset);
+      for (const asset of chunk.assets ?? []) {
+        if (!asset.endsWith('.js')) continue;
+        // A worker built as a chunk of this build is an entry of its own: what it imports loads with it.
+        const worker = entryKey(asset);
+        if (worker) visit(worker);
+        else eager.add(asset);
+      }
       for (const imported of chunk.imports ?? []) visit(imported);
       for (const dynamic of chunk.dynamicImports ?? []) lazyRoots.add(dynamic);
     };

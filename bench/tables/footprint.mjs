@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserBundle } from '../lib/bundle.mjs';
 import { spawnUntilLine, stopChild } from '../lib/processes.mjs';
@@ -47,6 +47,8 @@ export async function runFootprint(ctx) {
   ctx.progress(`footprint: ${SESSIONS} paired tabs`);
   const sessions = await rssWithSessions(ctx);
   const bundle = browserBundle(measuredRoot(ctx.h));
+  // The baseline's built files, sized the same way (its checkout: dist/node/server/bin.js is three levels down).
+  const bundleBefore = baseline ? browserBundle(resolve(dirname(baseline), '../../..')) : null;
 
   const rows = measuredModes.map((m) => [m.label, modes[m.id].readyMs, modes[m.id].readyMin, modes[m.id].rssMB, '']);
   rows.push([`demo with ${SESSIONS} paired tabs, 1 HTTP client`, '', '', sessions.rssMB, `${sessions.paired} paired`]);
@@ -54,6 +56,10 @@ export async function runFootprint(ctx) {
     [g.label, g.files.length > 0 ? 'total' : '', g.rawKB, g.gzKB],
     ...(g.perFile ?? []).map((f) => [`  ${f.file}`, '', f.rawKB, f.gzKB]),
   ]);
+  if (bundleBefore) {
+    const eager = bundleBefore.groups[0];
+    bundleRows.push([`before: ${eager.label}`, 'total', eager.rawKB, eager.gzKB]);
+  }
   const checks = [
     { name: 'start → ready, serve --stdio', measured: modes.stdio.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
     { name: 'start → ready, demo', measured: modes.demo.readyMs, limit: 300, unit: ' ms', basis: '300 ms' },
@@ -66,6 +72,18 @@ export async function runFootprint(ctx) {
       unit: ' KB gz',
       basis: '60 KB gzipped',
     },
+    ...(bundleBefore
+      ? [
+          {
+            name: 'before: browser bundle (SDK + bridge runtime)',
+            measured: bundleBefore.eagerGzKB,
+            limit: 60,
+            unit: ' KB gz',
+            basis: '60 KB gzipped',
+            baseline: true,
+          },
+        ]
+      : []),
   ];
   return {
     header: ['process', 'ready ms p50', 'ready ms min', 'RSS MB', 'note'],
@@ -78,7 +96,7 @@ export async function runFootprint(ctx) {
       `bundle: Vite manifest closure of the sdk and bridge entries with their worker; gzip -9; ` +
         `lazy (dynamic import) chunks listed apart and not counted.`,
     ],
-    data: roundAll({ modes, sessions, bundle }),
+    data: roundAll({ modes, sessions, bundle, bundleBefore }),
   };
 }
 

@@ -5,7 +5,8 @@
  * `Page.captureScreenshot` of the widget's clip. Two widgets: `terminal` (the
  * whole terminal, both charts and every panel: the targets are checked on it)
  * and `blotter` (the demo's closest to SPEC §8's "chart over a styled
- * blotter" has no such widget; the blotter panel alone is the DOM-only case).
+ * blotter" has no such widget; the blotter panel alone is the DOM-only case);
+ * and the main chart, a chart target (its own canvases, no DOM serialization).
  * Wall time (median of trials, and the first capture of each widget apart)
  * and the longest main-thread task: from a 'longtask' PerformanceObserver
  * (tasks over 50 ms) in every trial, and from a Chromium trace (RunTask on
@@ -28,6 +29,12 @@ const VIEWPORT = { width: 1280, height: 720 };
 const WIDGETS = [
   { widgetId: 'terminal', selector: '[data-testid="terminal"]' },
   { widgetId: 'blotter', selector: '[data-testid="panel-blotter"]' },
+  // A chart target: the chart's own canvases (lightweight-charts takeScreenshot), no DOM serialization.
+  {
+    widgetId: 'btc-main chart',
+    target: { scope: 'chart', chartId: 'btc-main' },
+    selector: '[data-testid="panel-chart-btc-main"] .chart-canvas',
+  },
 ];
 
 /** Opens the demo of another build: the harness reads the CLI to launch from this variable at launch. */
@@ -69,7 +76,7 @@ export async function runSnapshot(ctx) {
       if (other && !other.error) setups.push({ terminal: other, build: 'compare build' });
       const methods = [];
       for (const setup of setups) {
-        const missing = await whyOursCannotCapture(setup.terminal, widget.widgetId);
+        const missing = await whyOursCannotCapture(setup.terminal, widget);
         methods.push(...captureMethods(ctx, { ...setup, widget, rect, cdp, missing, mainPage: terminal.page }));
       }
       const methodsOnce = dedupe(methods);

@@ -7,7 +7,7 @@
 
 /**
  * @param {import('../run.mjs').TableContext} ctx
- * @param {{ terminal: any, build: string, widget: { widgetId: string, selector: string }, rect: any, cdp: any, missing: string | null, mainPage: any }} setup
+ * @param {{ terminal: any, build: string, widget: { widgetId: string, selector: string, target?: object }, rect: any, cdp: any, missing: string | null, mainPage: any }} setup
  */
 export function captureMethods(ctx, setup) {
   const { terminal, widget } = setup;
@@ -21,7 +21,7 @@ export function captureMethods(ctx, setup) {
     run: async () => {
       const result = await terminal.callTool('tradescript_snapshot', {
         sessionId: terminal.sessionId,
-        target: { scope: 'widget', widgetId: widget.widgetId },
+        target: targetOf(widget),
       });
       if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
       const image = result.content.find((c) => c.type === 'image');
@@ -66,17 +66,20 @@ function cdpScreenshot(ctx, setup) {
   };
 }
 
-/** Why `tradescript_snapshot` of the widget cannot be measured in this terminal yet, or null. */
-export async function whyOursCannotCapture(terminal, widgetId) {
+/** The target a row captures: a widget's, or the one it names (a chart). */
+const targetOf = (widget) => widget.target ?? { scope: 'widget', widgetId: widget.widgetId };
+
+/** Why `tradescript_snapshot` of the row's target cannot be measured in this terminal yet, or null. */
+export async function whyOursCannotCapture(terminal, widget) {
+  const target = targetOf(widget);
+  const same = (t) => t.scope === target.scope && t.widgetId === target.widgetId && t.chartId === target.chartId;
   if (!terminal.tools.includes('tradescript_snapshot')) return 'tradescript_snapshot is not in tools/list yet';
   const context = await terminal.callTool('tradescript_get_context', {
     sessionId: terminal.sessionId,
     target: { scope: 'session' },
   });
-  const entry = (context.structuredContent?.data?.availableTargets ?? []).find(
-    (t) => t.target.scope === 'widget' && t.target.widgetId === widgetId,
-  );
-  if (!entry) return `the demo lists no ${widgetId} widget target`;
-  if (entry.renderable !== true) return `the demo's ${widgetId} widget is not renderable yet (availableTargets)`;
+  const entry = (context.structuredContent?.data?.availableTargets ?? []).find((t) => same(t.target));
+  if (!entry) return `the demo lists no ${widget.widgetId} target`;
+  if (entry.renderable !== true) return `the demo's ${widget.widgetId} target is not renderable yet (availableTargets)`;
   return null;
 }
