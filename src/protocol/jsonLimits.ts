@@ -89,20 +89,15 @@ export function findForbiddenKey(value: unknown): Array<string | number> | null 
 }
 
 const encoder = new TextEncoder();
-/** Any UTF-16 unit outside ASCII (where a unit is no longer one UTF-8 byte). */
-const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** UTF-8 byte length of a value's JSON text. */
 export function jsonByteLength(value: unknown): number {
-  return utf8Length(JSON.stringify(value) ?? 'null');
+  return encoder.encode(JSON.stringify(value) ?? 'null').byteLength;
 }
 
-/**
- * UTF-8 byte length of a string. ASCII text (most JSON) is counted without
- * encoding it: encoding allocated a copy of every result on the call path.
- */
+/** UTF-8 byte length of a string. */
 export function utf8Length(text: string): number {
-  return NON_ASCII.test(text) ? encoder.encode(text).byteLength : text.length;
+  return encoder.encode(text).byteLength;
 }
 
 /** Canonical JSON: object keys sorted at every level, so equal values give equal text. */

@@ -5,7 +5,6 @@
  */
 import { makeError, type ErrorObject, type Revisions } from '../../protocol/index.js';
 import type { CallEnv, HostCore } from '../core.js';
-import type { Stop } from './deadline.js';
 import type { DispatchFrame } from './receipts.js';
 import { dispatchArgs, type ResolvedCall } from './validation.js';
 import type { ControlContext, RevisionHandle } from '../types.js';
@@ -36,7 +35,7 @@ export function startFrame(core: HostCore, resolved: ResolvedCall): DispatchFram
 export function invoker(
   resolved: ResolvedCall,
   env: CallEnv,
-  stop: AbortSignal | Stop,
+  signal: AbortSignal,
   revisions: RevisionHandle,
 ): () => unknown {
   const impl = resolved.mount?.impl[resolved.method];
@@ -46,10 +45,7 @@ export function invoker(
     controlId: resolved.call.controlId,
     operationId: resolved.call.operationId,
     attachment: env.attachment,
-    // Made when the control first reads it (a read's stop builds its signal lazily).
-    get signal() {
-      return 'addEventListener' in stop ? stop : stop.signal;
-    },
+    signal,
     revisions,
   };
   const args = dispatchArgs(resolved);
