@@ -21,8 +21,9 @@ export const FEED_RENDER_MS = 100;
 
 /** The feed's entries, newest first. */
 export class ActivityController implements ReactiveController {
-  /** Newest first, at most {@link ACTIVITY_CAPACITY}. */
-  entries: readonly ActivityEntry[] = [];
+  private shown: readonly ActivityEntry[] = [];
+  /** Entries that came since `entries` was last read, oldest first (no copy of the feed per call). */
+  private arrived: ActivityEntry[] = [];
   private terminal: TerminalHost | null = null;
   private off: (() => void) | null = null;
   private store: ActivityStore | null = null;
@@ -32,6 +33,15 @@ export class ActivityController implements ReactiveController {
 
   constructor(private readonly element: ReactiveControllerHost) {
     element.addController(this);
+  }
+
+  /** Newest first, at most {@link ACTIVITY_CAPACITY}. */
+  get entries(): readonly ActivityEntry[] {
+    if (this.arrived.length > 0) {
+      this.shown = [...this.arrived.reverse(), ...this.shown].slice(0, ACTIVITY_CAPACITY);
+      this.arrived = [];
+    }
+    return this.shown;
   }
 
   /** Follows `terminal` from now on (null: none). */
@@ -59,7 +69,7 @@ export class ActivityController implements ReactiveController {
     this.store = new ActivityStore(tabId());
     // Loads before any new entry is written (the store runs in order), so nothing shows twice.
     void this.store.load().then((kept) => {
-      this.entries = [...this.entries, ...kept].slice(0, ACTIVITY_CAPACITY);
+      this.shown = [...this.entries, ...kept].slice(0, ACTIVITY_CAPACITY);
       this.element.requestUpdate();
     });
   }
@@ -75,7 +85,8 @@ export class ActivityController implements ReactiveController {
   }
 
   private record(entry: ActivityEntry): void {
-    this.entries = [entry, ...this.entries].slice(0, ACTIVITY_CAPACITY);
+    this.arrived.push(entry);
+    if (this.arrived.length >= 2 * ACTIVITY_CAPACITY) this.arrived = this.arrived.slice(-ACTIVITY_CAPACITY);
     void this.store?.add(entry);
     this.renderLater();
   }

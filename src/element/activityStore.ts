@@ -18,15 +18,26 @@ export const ACTIVITY_CAPACITY = 200;
 
 /**
  * Writes start on a later task, after the call's answer has left the page, and
- * at most one transaction starts per interval: entries of a burst share it (one
- * transaction per call cost the main thread ~0.5 ms a call under load). The
+ * at most one write starts per interval: entries of a burst share it (one
+ * transaction per call cost the main thread ~0.5 ms a call under load), in
+ * transactions of {@link ROWS_PER_TRANSACTION} rows, each on its own task, so
+ * no call waits behind a long one. The
  * first entry after a quiet spell is written on the next task. A page being
  * hidden (reload, navigation, tab close) writes what is pending at once, in a
  * transaction issued and committed inside the `pagehide` handler; only a crash
  * can lose the last interval's rows (the feed is a record for the person; the
  * operation ledger is kept apart and is not delayed).
  */
-const WRITE_INTERVAL_MS = 100;
+const WRITE_INTERVAL_MS = 1_000;
+/**
+ * At most this many rows go into one write: the newest. Rows beyond the
+ * store's capacity would be trimmed at once, and each costs the main thread an
+ * `add` (~40 µs): under a burst of calls writing them all blocked the page for
+ * milliseconds per interval (issue 15). The feed shows the newest anyway.
+ */
+const ROWS_PER_WRITE = ACTIVITY_CAPACITY;
+/** Rows in one transaction of a write (~1 ms of the main thread). */
+const ROWS_PER_TRANSACTION = 25;
 /** The store is trimmed back to capacity once this many rows were added since the last trim. */
 const TRIM_SLACK = 50;
 
@@ -67,7 +78,8 @@ function restingEntry(entry: ActivityEntry): ActivityEntry {
 export class ActivityStore {
   private db: Promise<IDBPDatabase<ActivityDb>> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private pending: ActivityRow[] = [];
+  /** Entries waiting for the next write, oldest first; turned into rows (validated) when written. */
+  private pending: ActivityEntry[] = [];
   private flushing: Promise<void> | null = null;
   private addedSinceTrim = TRIM_SLACK;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -102,9 +114,9 @@ export class ActivityStore {
    * Resolves once the entry is written (or could not be).
    */
   add(entry: ActivityEntry): Promise<void> {
-    const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
-    if (!parsed.success) return Promise.resolve();
-    this.pending.push(parsed.data);
+    this.pending.push(entry);
+    // A burst longer than the interval keeps only what the next write can hold.
+    if (this.pending.length > 2 * ROWS_PER_WRITE) this.pending = this.pending.slice(-ROWS_PER_WRITE);
     if (!this.listening) {
       this.listening = true;
       addEventListener('pagehide', this.writeOnHide);
@@ -151,11 +163,16 @@ export class ActivityStore {
     return release;
   }
 
-  /** Takes the pending rows; the next `add` starts a new flush. */
+  /** Takes the newest pending entries as valid rows; the next `add` starts a new flush. */
   private take(): ActivityRow[] {
-    const rows = this.pending;
+    const entries = this.pending.length > ROWS_PER_WRITE ? this.pending.slice(-ROWS_PER_WRITE) : this.pending;
     this.pending = [];
     this.flushing = null;
+    const rows: ActivityRow[] = [];
+    for (const entry of entries) {
+      const parsed = z.safeParse(ActivityRowSchema, { tabId: this.tabId, entry: restingEntry(entry) });
+      if (parsed.success) rows.push(parsed.data);
+    }
     return rows;
   }
 
@@ -178,8 +195,10 @@ export class ActivityStore {
     if (rows.length === 0) return;
     this.lastWriteAt = performance.now();
     const db = unwrap(await this.open());
-    await completion(writeRows(db, rows));
-    this.addedSinceTrim += rows.length;
+    for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
+      await completion(writeRows(db, rows.slice(start, start + ROWS_PER_TRANSACTION)));
+      this.addedSinceTrim += Math.min(ROWS_PER_TRANSACTION, rows.length - start);
+    }
     if (this.addedSinceTrim < TRIM_SLACK) return;
     this.addedSinceTrim = 0;
     const trimming = db.transaction(STORE, 'readwrite');
