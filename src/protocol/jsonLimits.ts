@@ -107,15 +107,20 @@ function pathTo(visit: Visit): Array<string | number> {
 }
 
 const encoder = new TextEncoder();
+/** Any UTF-16 unit outside ASCII (where a unit is no longer one UTF-8 byte). */
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** UTF-8 byte length of a value's JSON text. */
 export function jsonByteLength(value: unknown): number {
-  return encoder.encode(JSON.stringify(value) ?? 'null').byteLength;
+  return utf8Length(JSON.stringify(value) ?? 'null');
 }
 
-/** UTF-8 byte length of a string. */
+/**
+ * UTF-8 byte length of a string. ASCII text (most JSON) is counted without
+ * encoding it: encoding allocated a copy of every result on the call path.
+ */
 export function utf8Length(text: string): number {
-  return encoder.encode(text).byteLength;
+  return NON_ASCII.test(text) ? encoder.encode(text).byteLength : text.length;
 }
 
 /** Canonical JSON: object keys sorted at every level, so equal values give equal text. */

@@ -5,6 +5,7 @@
  */
 import { makeError, type ErrorObject, type Revisions } from '../../protocol/index.js';
 import type { CallEnv, HostCore } from '../core.js';
+import type { Stop } from './deadline.js';
 import type { DispatchFrame } from './receipts.js';
 import { dispatchArgs, type ResolvedCall } from './validation.js';
 import type { ControlContext, RevisionHandle } from '../types.js';
@@ -35,7 +36,7 @@ export function startFrame(core: HostCore, resolved: ResolvedCall): DispatchFram
 export function invoker(
   resolved: ResolvedCall,
   env: CallEnv,
-  signal: AbortSignal,
+  stop: AbortSignal | Stop,
   revisions: RevisionHandle,
 ): () => unknown {
   const impl = resolved.mount?.impl[resolved.method];
@@ -45,7 +46,10 @@ export function invoker(
     controlId: resolved.call.controlId,
     operationId: resolved.call.operationId,
     attachment: env.attachment,
-    signal,
+    // Made when the control first reads it (a read's stop builds its signal lazily).
+    get signal() {
+      return 'addEventListener' in stop ? stop : stop.signal;
+    },
     revisions,
   };
   const args = dispatchArgs(resolved);

@@ -4,7 +4,7 @@
  * passes, its result validated, redacted and bounded (SPEC §6).
  */
 import type { CallEnv, CallOutcome, HostCore } from '../core.js';
-import { anySignal, settle, type Settled } from '../dispatch/deadline.js';
+import { requestStop, settle, type Settled } from '../dispatch/deadline.js';
 import { controlFailed, isRetryableReadFailure, mapFailure } from '../outcomes/brokerErrors.js';
 import { currentRevisions, invoker, startFrame } from '../dispatch/invocation.js';
 import { limitExceeded } from '../../protocol/index.js';
@@ -45,14 +45,15 @@ function attemptResult(
 
 /** Runs a read to its outcome. */
 export async function runRead(core: HostCore, env: CallEnv, r: ResolvedCall): Promise<CallOutcome> {
-  const stop = anySignal([env.cancel, env.deadline.signal]);
+  // No signal (nor deadline timer) unless the control waits or reads ctx.signal.
+  const stop = requestStop(env.cancel, env.deadline);
   const mount = r.mount;
   if (!mount) throw new Error('Policy admitted a control that is not mounted.');
   const frame = startFrame(core, r);
   const run = invoker(r, env, stop, mount.revisions);
   return withReadRetry(
     async () => attemptResult(core, env, r, frame, await settle(run, stop)),
-    (ms) => core.sleep(ms, stop),
+    (ms) => core.sleep(ms, stop.signal),
     () => env.deadline.remaining(),
     () => stop.aborted,
   );
