@@ -28,9 +28,10 @@ const BUDGET_BYTES = 60 * 1024;
  * of a bundle of its own carrying a second copy (about 12.6 KB). What is left:
  * zod's JSON Schema generation on the page (about 6 KB, descriptors need it at
  * declaration), zod's core once (about 10 KB). Lower this as the bundle shrinks;
- * never raise it without a note in the issue tracker.
+ * never raise it without a note in the issue tracker. Raised 56 → 57 KB by issue 15
+ * (noted there): the lazy deadline and the ASCII byte count, per-call savings, cost 0.2 KB.
  */
-const CEILING_BYTES = 56 * 1024;
+const CEILING_BYTES = 57 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
@@ -189,7 +190,7 @@ describe('built browser code', () => {
   });
 
   it.skipIf(!browserBuilt)(
-    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 56 KB ceiling (60 KB target)',
+    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 57 KB ceiling (60 KB target)',
     () => {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
       const entries = Object.keys(manifest).filter((key) => {
