@@ -208,6 +208,8 @@ const LIMIT_NEXT_STEPS: Record<ReportedLimit, string> = {
   eventsPerPoll: 'poll with a smaller limit and page on with afterSequence.',
   jsonDepth: ASK_FOR_LESS,
   stringLength: ASK_FOR_LESS,
+  catalogBytes: 'declare fewer or smaller controls and channels in the session.',
+  sessionsPerHost: "close one of this host's tabs first.",
 };
 
 /**

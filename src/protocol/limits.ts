@@ -67,9 +67,10 @@ export type Limits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number } & 
 export type LimitName = keyof typeof DEFAULT_LIMITS | keyof typeof HUB_LIMITS;
 
 /**
- * Limit names that surface as `limit_exceeded` with `details.limit` (SPEC §6).
- * `catalogBytes` and `sessionsPerHost` are refused to the tab that attaches,
- * never to an MCP client, so no envelope carries them.
+ * Limit names that may surface as `limit_exceeded` with `details.limit`: SPEC
+ * §6's list. `catalogBytes` and `sessionsPerHost` are refused to the tab that
+ * attaches, not to an MCP client, but the vocabulary is the SPEC's whole list
+ * (an agent or vendor reading the published error shape finds every name).
  */
 export const REPORTED_LIMITS = [
   'batchCalls',
@@ -82,6 +83,8 @@ export const REPORTED_LIMITS = [
   'eventsPerPoll',
   'jsonDepth',
   'stringLength',
+  'catalogBytes',
+  'sessionsPerHost',
 ] as const;
 
 /** A limit name that may appear in `error.details.limit`. */

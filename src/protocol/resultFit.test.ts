@@ -23,6 +23,22 @@ function receipt(mutation: boolean, result: unknown): CallReceipt {
 
 describe('cross-seam rules in src/protocol (issue 12 item 3)', () => {
   it('SPEC §6 every limit_exceeded names the limit, its max and a next step, whichever side builds it', () => {
+    expect([...REPORTED_LIMITS].sort()).toEqual(
+      [
+        'batchCalls',
+        'callArgs',
+        'resultBytes',
+        'snapshotPixels',
+        'snapshotBytes',
+        'subscriptionsPerSession',
+        'bindingsPerSubscription',
+        'eventsPerPoll',
+        'jsonDepth',
+        'stringLength',
+        'catalogBytes',
+        'sessionsPerHost',
+      ].sort(),
+    );
     for (const limit of REPORTED_LIMITS) {
       const error = limitExceeded(limit, 7);
       expect(error).toMatchObject({ code: 'limit_exceeded', retry: 'after_correction', details: { limit, max: 7 } });
