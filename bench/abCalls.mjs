@@ -1,0 +1,53 @@
+/**
+ * Two builds' `tradescript_call` p50, alternating: both paired to one browser
+ * at once, 2,000 warm-up calls each, then rounds of 1,000 calls taking turns
+ * (the order flips every round), so drift and load fall on both alike. The
+ * bench's call table measures a baseline's rows and then ours, one after the
+ * other; on a shared machine that order can outweigh a small difference.
+ *
+ *   TRADESCRIPT_BENCH_BASELINE_BIN=/path/to/before/dist/node/server/bin.js \
+ *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8]
+ */
+import { runRoundTrips, settle } from './lib/measure.mjs';
+import { trialStats } from './lib/stats.mjs';
+import { openTerminal, readCall } from './lib/tradescript.mjs';
+import { importHarness } from './lib/typescript.mjs';
+
+const transport = process.argv[2] === 'http' ? 'http' : 'stdio';
+const rounds = Number(process.argv[3] ?? 8);
+const baseline = process.env.TRADESCRIPT_BENCH_BASELINE_BIN;
+if (!baseline) {
+  console.error('bench/abCalls.mjs: set TRADESCRIPT_BENCH_BASELINE_BIN to the other build’s dist/node/server/bin.js');
+  process.exit(2);
+}
+const builds = { before: { bin: baseline }, after: {} };
+const h = await importHarness();
+const browser = await h.launchBrowser();
+/** @type {Record<string, number[]>} */
+const p50s = { before: [], after: [] };
+try {
+  /** @type {Record<string, any>} */
+  const terminals = {};
+  for (const [name, opts] of Object.entries(builds)) {
+    terminals[name] = await openTerminal(h, browser, transport, opts);
+    await runRoundTrips(readCall(terminals[name]), 2000, 1);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const name of round % 2 ? ['after', 'before'] : ['before', 'after']) {
+      await settle();
+      const run = await runRoundTrips(readCall(terminals[name]), 1000, 1);
+      p50s[name].push(trialStats(run.latencies, run.wallMs).p50);
+    }
+  }
+  for (const terminal of Object.values(terminals)) await terminal.close();
+} finally {
+  await h.closeAll();
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const faster = p50s.after.filter((after, i) => after < p50s.before[i]).length;
+console.log(`${transport}: p50 per round (ms) before ${p50s.before.map((x) => x.toFixed(2)).join(' ')}`);
+console.log(`${transport}: p50 per round (ms) after  ${p50s.after.map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `${transport}: median p50 before ${median(p50s.before).toFixed(3)} ms, after ${median(p50s.after).toFixed(3)} ms; after faster in ${faster} of ${rounds} rounds`,
+);
+process.exit(0);
