@@ -7,6 +7,8 @@
 import type {
   AdapterMaximum,
   AttachmentSummary,
+  BatchData,
+  CallReceipt,
   CatalogResource,
   Environment,
   ErrorObject,
@@ -42,6 +44,26 @@ export interface HubRequestOptions {
 export type HubOutcome =
   | { ok: true; data: unknown; image?: { mimeType: string; base64: string }; environment: Environment | null }
   | { ok: false; error: ErrorObject; environment: Environment | null };
+
+/**
+ * Answers this process's hub has already read against their schema (a call's
+ * receipt, a batch's data) and held to the limits (`answerLimits`). A front in
+ * the same process takes them as read instead of parsing the same answer a
+ * second time on this side of the relay; an answer that crossed the hub link
+ * is a new object, and is read again.
+ */
+const readAnswers = new WeakSet<object>();
+
+/** Notes `data` as read against its schema by this process's hub; returns it. */
+export function markRead<T extends CallReceipt | BatchData>(data: T): T {
+  readAnswers.add(data);
+  return data;
+}
+
+/** Whether `data` is an answer this process's hub has read (see {@link markRead}). */
+export function wasRead(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && readAnswers.has(data);
+}
 
 /** Events the hub emits to fronts. */
 export interface HubEvents {

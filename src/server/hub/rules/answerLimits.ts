@@ -31,7 +31,7 @@ import {
   type RelayCall,
   type RelayLimits,
 } from '../../../protocol/index.js';
-import type { HubOutcome } from '../hubPort.js';
+import { markRead, type HubOutcome } from '../hubPort.js';
 import { sentCallReceipt } from './lostOutcomes.js';
 
 /** The limits applied to answers. */
@@ -91,7 +91,7 @@ function boundReceipt(
   const kept = breach ? compactReceipt(receipt, breach.limit) : receipt;
   // The result was just walked with the stricter result limits: the rest of the receipt is walked without it.
   const rest = checkJsonShape({ ...kept, result: null }, ctx.limits);
-  if (!rest) return { ok: true, receipt: kept };
+  if (!rest) return { ok: true, receipt: markRead(kept) };
   return { ok: false, error: mutation ? unreadableMutation(call, rest, ctx) : readOverLimit(rest) };
 }
 
@@ -121,7 +121,7 @@ function boundBatch(data: unknown, calls: readonly RelayCall[], ctx: AnswerConte
   const parsed = BatchDataSchema.safeParse(data);
   // Not a batch answer: the front's schema check makes it `internal_error`; it must not be read deeper here.
   if (!parsed.success) return data;
-  return { ...parsed.data, outcomes: parsed.data.outcomes.map((o) => boundOutcome(o, calls[o.index], ctx)) };
+  return markRead({ ...parsed.data, outcomes: parsed.data.outcomes.map((o) => boundOutcome(o, calls[o.index], ctx)) });
 }
 
 /** Holds a page's answer to the limits of the request it answers. */

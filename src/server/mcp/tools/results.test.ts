@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS, type Operation, type RelayCall } from '../../../protocol/index.js';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { callTool, DEFAULT_LIMITS, relayLimitsOf, type Operation, type RelayCall } from '../../../protocol/index.js';
+import { boundAnswer } from '../../hub/rules/answerLimits.js';
+import { shapeSuccess } from './results.js';
 import { defaultAnswer, receiptFor } from '../../testing/testHub.js';
 import { callEnvelope, connectClient, sentOp as sentOpOf, type Harness } from '../../testing/testHarness.js';
 
@@ -94,5 +96,51 @@ describe('result limits on the server side', () => {
     harness.hub.responder = () => ({ ok: true, environment: 'paper', data: { atomic: false, outcomes: [] } });
     const { payload } = await run('tradescript_batch', { sessionId: 's-1', calls: [entry()] });
     expect(payload.error?.code).toBe('internal_error');
+  });
+});
+
+describe('SPEC §6 an answer is read against its schema once on each side of the relay', () => {
+  const readCall: RelayCall = {
+    target: chart,
+    controlId: 'chart.getVisibleRange',
+    args: [],
+    operationId: 'op-1',
+    callerOperationId: false,
+  };
+  const answered = (data: unknown) => ({ ok: true as const, data, environment: 'paper' as const });
+  const bound = (data: unknown) =>
+    boundAnswer(answered(data), {
+      op: { kind: 'call', call: readCall },
+      limits: relayLimitsOf(DEFAULT_LIMITS),
+      mutates: () => false,
+      dispatchedAt: 0,
+      now: 1,
+    });
+
+  test('a receipt this process’s hub read is taken as read by its front; the same receipt off the hub link is parsed', () => {
+    const receipt = receiptFor(readCall, { result: { from: 1, to: 2 }, mutation: false });
+    const fromHub = bound(receipt);
+    expect(fromHub.ok).toBe(true);
+    const parse = vi.spyOn(callTool.data, 'safeParse');
+    try {
+      const shaped = shapeSuccess('tradescript_call', fromHub as typeof fromHub & { ok: true }, DEFAULT_LIMITS);
+      expect(shaped).toMatchObject({ ok: true, data: { result: { from: 1, to: 2 } } });
+      expect(parse).not.toHaveBeenCalled();
+      // What crossed the hub link (JSON, a new object) is read again, and a broken one is refused.
+      const relayed = JSON.parse(JSON.stringify((fromHub as { data: unknown }).data)) as Record<string, unknown>;
+      expect(shapeSuccess('tradescript_call', answered(relayed), DEFAULT_LIMITS).ok).toBe(true);
+      expect(parse).toHaveBeenCalledTimes(1);
+      const broken = shapeSuccess('tradescript_call', answered({ ...relayed, mutation: 'no' }), DEFAULT_LIMITS);
+      expect(broken).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  test('an answer the hub could not read as a receipt is still refused by the front', () => {
+    const notAReceipt = bound({ anything: true });
+    expect(notAReceipt.ok).toBe(true);
+    const shaped = shapeSuccess('tradescript_call', notAReceipt as typeof notAReceipt & { ok: true }, DEFAULT_LIMITS);
+    expect(shaped).toMatchObject({ ok: false, error: { code: 'internal_error' } });
   });
 });

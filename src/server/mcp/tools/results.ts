@@ -16,11 +16,12 @@ import {
   TOOLS,
   type BatchData,
   type BatchOutcome,
+  type CallReceipt,
   type ErrorObject,
   type Limits,
   type ToolName,
 } from '../../../protocol/index.js';
-import type { HubOutcome } from '../../hub/hubPort.js';
+import { wasRead, type HubOutcome } from '../../hub/hubPort.js';
 
 /** A checked answer: data (and a snapshot's image), or an envelope error. */
 export type ShapedResult = { ok: true; data: unknown; images: ImageContent[] } | { ok: false; error: ErrorObject };
@@ -99,13 +100,18 @@ export function shapeSuccess(
   const max = limits.resultBytes;
   switch (name) {
     case 'tradescript_call': {
-      const receipt = callTool.data.safeParse(outcome.data);
+      // Read once on this side: by this process's hub, or here when the answer crossed the hub link.
+      const receipt = wasRead(outcome.data)
+        ? { success: true as const, data: outcome.data as CallReceipt }
+        : callTool.data.safeParse(outcome.data);
       if (!receipt.success) return unreadable();
       const fitted = fitReceipt(receipt.data, max);
       return fitted.ok ? { ok: true, data: fitted.receipt, images: [] } : fitted;
     }
     case 'tradescript_batch': {
-      const batch = batchTool.data.safeParse(outcome.data);
+      const batch = wasRead(outcome.data)
+        ? { success: true as const, data: outcome.data as BatchData }
+        : batchTool.data.safeParse(outcome.data);
       return batch.success && isCompleteBatch(batch.data, batchCalls) ? fitBatch(batch.data, max) : unreadable();
     }
     case 'tradescript_snapshot':
