@@ -100,13 +100,13 @@ export class McpHttpEndpoint {
       return;
     }
     const { sdk, front, modern } = await this.load();
+    // A POST's body is parsed here and handed to the SDK as `parsedBody` on every path below.
     let body: unknown = undefined;
-    let text: string | null = null;
     if (req.method === 'POST') {
       if (!sdk.isJsonContentType(req.headers['content-type'] ?? null)) {
         return sendJsonRpcError(res, 415, -32600, 'Content-Type must be application/json.');
       }
-      text = await readBody(req, MAX_MCP_BODY_BYTES);
+      const text = await readBody(req, MAX_MCP_BODY_BYTES);
       if (text === null) {
         res.setHeader('Connection', 'close');
         return sendJsonRpcError(res, 413, -32600, 'Request body too large (over 4 MB).');
@@ -117,7 +117,7 @@ export class McpHttpEndpoint {
         return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
       }
     }
-    const request = toWebRequest(req, res, text);
+    const request = toWebRequest(req, res);
     if (!(await sdk.isLegacyRequest(request, body))) {
       return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
     }

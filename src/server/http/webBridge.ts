@@ -1,15 +1,20 @@
 /**
  * Node's `http` request and response as the web-standard `Request` and
- * `Response` the MCP SDK v2 serves (SPEC §11). The body is read once by us
- * (bounded, see `body.ts`) and handed over as text; the response streams back
+ * `Response` the MCP SDK v2 serves (SPEC §11). The body is read and parsed once
+ * by us (bounded, see `body.ts`) and handed to the SDK as its `parsedBody`, so
+ * the web request carries none (a body there cost a stream per request that
+ * nothing read); the response streams back
  * chunk by chunk (SSE for progress and `subscriptions/listen`), and the
  * request's signal aborts when the client goes away, which is how a
  * 2026-07-28 client cancels a call over HTTP.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** A web `Request` for `req`, with `body` as its text and a signal that aborts when `res` closes early. */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, body: string | null): Request {
+/**
+ * A web `Request` for `req`, without its body (the SDK is handed the parsed
+ * body), and a signal that aborts when `res` closes early.
+ */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
@@ -21,9 +26,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, body: st
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  const init: RequestInit = { method: req.method ?? 'GET', headers, signal: controller.signal };
-  if (body !== null && init.method !== 'GET' && init.method !== 'HEAD') init.body = body;
-  return new Request(url, init);
+  return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
 }
 
 /** Writes `response` to `res`, streaming its body; resolves when it ended or the client left. */
