@@ -318,6 +318,35 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
     await expect(t.client.callTool({ name: 'tradescript_nope', arguments: {} })).rejects.toThrow();
   });
 
+  it('SPEC §12 the live terminal runs no animation while nobody acts: a moved price is tinted by a class that comes off again', async () => {
+    const seen = await t.page.evaluate(async () => {
+      let tinted = 0;
+      let untinted = 0;
+      const observer = new MutationObserver((records) => {
+        for (const r of records) {
+          const had = (r.oldValue ?? '').split(' ').includes('flash');
+          const has = (r.target as Element).classList.contains('flash');
+          if (!had && has) tinted += 1;
+          if (had && !has) untinted += 1;
+        }
+      });
+      for (const last of document.querySelectorAll('.watch-last')) {
+        observer.observe(last, { attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+      }
+      let running = 0;
+      for (let i = 0; i < 30; i += 1) {
+        running = Math.max(running, document.getAnimations().filter((a) => a.playState === 'running').length);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      observer.disconnect();
+      return { tinted, untinted, running };
+    });
+    // The market ticks twice a second: prices moved and were tinted, and their tint came off, with no animation running.
+    expect(seen.tinted).toBeGreaterThan(0);
+    expect(seen.untinted).toBeGreaterThan(0);
+    expect(seen.running).toBe(0);
+  });
+
   it('the page stays free of errors', () => {
     expect(t.pageErrors).toEqual([]);
   });

@@ -1,12 +1,19 @@
 /**
  * The watchlist panel: one row per watched symbol with live last price and
- * 24h change, redrawn at most once per animation frame.
+ * 24h change, redrawn at most once per animation frame. A price that moved
+ * flashes its tint for {@link FLASH_MS}: a class on, then off — two paints,
+ * where a fading background animation repainted every frame while any price
+ * moved (nearly always, at two ticks a second), keeping the terminal's main
+ * thread and compositor busy at 60 frames a second with nobody looking.
  */
 import type { MarketSimulator } from '../market/simulator.js';
 import { el, setText } from '../ui/dom.js';
 import { formatDisplayPrice, formatPercent } from '../ui/format.js';
 import type { FrameBatcher } from '../ui/frameBatcher.js';
 import type { WatchlistModel } from './watchlistModel.js';
+
+/** How long a moved price keeps its tint. */
+const FLASH_MS = 420;
 
 interface Row {
   element: HTMLElement;
@@ -19,6 +26,8 @@ interface Row {
 export class WatchlistView {
   private readonly body: HTMLElement;
   private readonly rows = new Map<string, Row>();
+  private readonly flashing = new Set<HTMLElement>();
+  private unflash: ReturnType<typeof setTimeout> | undefined;
 
   /** Fills `root`; `onPick` runs when the person clicks a row. */
   constructor(
@@ -90,10 +99,12 @@ export class WatchlistView {
   private flash(row: Row, up: boolean): void {
     row.last.classList.toggle('up', up);
     row.last.classList.toggle('down', !up);
-    const tint = up ? 'rgba(38, 166, 154, 0.22)' : 'rgba(239, 83, 80, 0.22)';
-    row.last.animate([{ backgroundColor: tint }, { backgroundColor: 'transparent' }], {
-      duration: 420,
-      easing: 'ease-out',
-    });
+    row.last.classList.add('flash');
+    this.flashing.add(row.last);
+    clearTimeout(this.unflash);
+    this.unflash = setTimeout(() => {
+      for (const last of this.flashing) last.classList.remove('flash');
+      this.flashing.clear();
+    }, FLASH_MS);
   }
 }
