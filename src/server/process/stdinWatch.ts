@@ -9,7 +9,7 @@
  *
  * Every byte read is passed on unchanged to the stream MCP reads.
  */
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /** The probe's method. */
 export const DISCOVER = 'server/discover';
@@ -34,7 +34,9 @@ const MAX_SCANNED = 64 * 1024;
 
 /** Starts passing `stdin` through, noting the methods of its first lines. */
 export function watchStdin(stdin: Readable): StdinWatch {
-  const stream = new PassThrough();
+  // Chunks are pushed as they come (kept until MCP reads them): a pass-through
+  // stream ran every message of the session through a write half as well.
+  const stream = new Readable({ read: () => undefined });
   const methods: string[] = [];
   let ended = false;
   let scanning = true;
@@ -53,7 +55,7 @@ export function watchStdin(stdin: Readable): StdinWatch {
     if (method !== DISCOVER) scanning = false;
   };
   stdin.on('data', (chunk: Buffer) => {
-    stream.write(chunk);
+    stream.push(chunk);
     if (!scanning) return;
     pending += chunk.toString('utf8');
     let newline = pending.indexOf('\n');
@@ -71,7 +73,7 @@ export function watchStdin(stdin: Readable): StdinWatch {
   });
   stdin.once('end', () => {
     ended = true;
-    stream.end();
+    stream.push(null);
     wake();
   });
   const until = <T>(waitMs: number, decide: () => T | null, timeout: T): Promise<T> =>

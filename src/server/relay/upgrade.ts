@@ -73,7 +73,9 @@ function offeredBearer(req: IncomingMessage): string | null {
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
+  // `ws` hands a Buffer (its default binaryType): decoded where it lies, not copied first.
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.from(data).toString('utf8');
 }
 
 /** A close reason within the WebSocket limit of 123 bytes (`ws` throws beyond it). */
