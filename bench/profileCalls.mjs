@@ -32,6 +32,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { printProfile, sourceMapped, summarizeProfile } from './lib/cpuProfile.mjs';
 import { runRoundTrips } from './lib/measure.mjs';
+import { threadBusy } from './lib/threadBusy.mjs';
 import { trialStats } from './lib/stats.mjs';
 import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
 import { importHarness } from './lib/typescript.mjs';
@@ -123,29 +124,5 @@ try {
   await h.closeAll();
   rmSync(home, { recursive: true, force: true });
 }
-/**
- * Each Chromium thread's busy time (ms, top-level tasks) while `body` runs under a trace.
- * @returns {Promise<{ busy: Map<string, number>, wallMs: number }>}
- */
-async function threadBusy(browser, page, body) {
-  await browser.startTracing(page, { categories: ['toplevel'] });
-  const t0 = performance.now();
-  await body();
-  const wallMs = performance.now() - t0;
-  const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
-  const names = new Map(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name')
-      .map((e) => [`${e.pid}:${e.tid}`, `${e.args.name} (pid ${e.pid})`]),
-  );
-  const busy = new Map();
-  for (const e of events) {
-    if (e.ph !== 'X' || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask')) continue;
-    const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
-    busy.set(thread, (busy.get(thread) ?? 0) + e.dur / 1000);
-  }
-  return { busy, wallMs };
-}
-
 for (const f of readdirSync(out)) if (f.startsWith('CPU.')) renameSync(join(out, f), join(out, 'server.cpuprofile'));
 console.log(`profiles: ${out}`);
