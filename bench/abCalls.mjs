@@ -36,6 +36,9 @@ const browser = await h.launchBrowser();
 const p50s = { before: [], after: [] };
 /** @type {Record<string, Map<string, number>>} thread → busy ms over all traced calls */
 const busy = { before: new Map(), after: new Map() };
+const tracedMs = { before: 0, after: 0 };
+/** Busy ms per ms of wall time with no calls (both terminals' live markets), by thread. */
+let background = new Map();
 try {
   /** @type {Record<string, any>} */
   const terminals = {};
@@ -58,7 +61,14 @@ try {
         byPid: false,
       });
       for (const [thread, ms] of traced.busy) busy[name].set(thread, (busy[name].get(thread) ?? 0) + ms);
+      tracedMs[name] += traced.wallMs;
     }
+  }
+  if (busyRounds > 0) {
+    const quiet = await threadBusy(browser, terminals.after.page, () => new Promise((r) => setTimeout(r, 3_000)), {
+      byPid: false,
+    });
+    background = new Map([...quiet.busy].map(([thread, ms]) => [thread, ms / quiet.wallMs]));
   }
   for (const terminal of Object.values(terminals)) await terminal.close();
 } finally {
@@ -73,11 +83,17 @@ console.log(
 );
 if (busyRounds > 0) {
   const calls = busyRounds * 1000;
-  console.log(`${transport}: Chromium busy per call (ms), ${calls} traced calls each, before → after:`);
+  console.log(
+    `${transport}: Chromium busy per call (ms), ${calls} traced calls each, before → after;` +
+      ' net: less what the thread does with no calls over as long (the live markets)',
+  );
+  const net = (name, thread) =>
+    ((busy[name].get(thread) ?? 0) - (background.get(thread) ?? 0) * tracedMs[name]) / calls;
   const threads = [...busy.before.keys()].sort((a, b) => busy.before.get(b) - busy.before.get(a)).slice(0, 10);
   for (const thread of threads) {
     const [b, a] = [busy.before.get(thread) ?? 0, busy.after.get(thread) ?? 0].map((ms) => ms / calls);
-    console.log(`  ${b.toFixed(3).padStart(7)} → ${a.toFixed(3).padStart(7)}  ${thread}`);
+    const nets = `net ${net('before', thread).toFixed(3).padStart(7)} → ${net('after', thread).toFixed(3).padStart(7)}`;
+    console.log(`  ${b.toFixed(3).padStart(7)} → ${a.toFixed(3).padStart(7)}   ${nets}  ${thread}`);
   }
 }
 process.exit(0);
