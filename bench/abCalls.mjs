@@ -6,15 +6,24 @@
  * other; on a shared machine that order can outweigh a small difference.
  *
  *   TRADESCRIPT_BENCH_BASELINE_BIN=/path/to/before/dist/node/server/bin.js \
- *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8]
+ *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8] [--busy]
+ *
+ * `--busy` then traces Chromium for a further round of 1,000 calls per build
+ * (taking turns the same way) and prints each thread's busy time per call,
+ * threads of one name added up across processes (both terminals' renderers
+ * run their live market throughout, so that background falls on both alike).
  */
 import { runRoundTrips, settle } from './lib/measure.mjs';
 import { trialStats } from './lib/stats.mjs';
 import { openTerminal, readCall } from './lib/tradescript.mjs';
+import { threadBusy } from './lib/threadBusy.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
-const transport = process.argv[2] === 'http' ? 'http' : 'stdio';
-const rounds = Number(process.argv[3] ?? 8);
+const flags = process.argv.slice(2);
+const positional = flags.filter((a) => !a.startsWith('--'));
+const transport = positional[0] === 'http' ? 'http' : 'stdio';
+const rounds = Number(positional[1] ?? 8);
+const busyRounds = flags.includes('--busy') ? 4 : 0;
 const baseline = process.env.TRADESCRIPT_BENCH_BASELINE_BIN;
 if (!baseline) {
   console.error('bench/abCalls.mjs: set TRADESCRIPT_BENCH_BASELINE_BIN to the other build’s dist/node/server/bin.js');
@@ -25,6 +34,11 @@ const h = await importHarness();
 const browser = await h.launchBrowser();
 /** @type {Record<string, number[]>} */
 const p50s = { before: [], after: [] };
+/** @type {Record<string, Map<string, number>>} thread → busy ms over all traced calls */
+const busy = { before: new Map(), after: new Map() };
+const tracedMs = { before: 0, after: 0 };
+/** Busy ms per ms of wall time with no calls (both terminals' live markets), by thread. */
+let background = new Map();
 try {
   /** @type {Record<string, any>} */
   const terminals = {};
@@ -39,6 +53,23 @@ try {
       p50s[name].push(trialStats(run.latencies, run.wallMs).p50);
     }
   }
+  for (let round = 0; round < busyRounds; round++) {
+    for (const name of round % 2 ? ['after', 'before'] : ['before', 'after']) {
+      await settle();
+      const { page } = terminals[name];
+      const traced = await threadBusy(browser, page, () => runRoundTrips(readCall(terminals[name]), 1000, 1), {
+        byPid: false,
+      });
+      for (const [thread, ms] of traced.busy) busy[name].set(thread, (busy[name].get(thread) ?? 0) + ms);
+      tracedMs[name] += traced.wallMs;
+    }
+  }
+  if (busyRounds > 0) {
+    const quiet = await threadBusy(browser, terminals.after.page, () => new Promise((r) => setTimeout(r, 3_000)), {
+      byPid: false,
+    });
+    background = new Map([...quiet.busy].map(([thread, ms]) => [thread, ms / quiet.wallMs]));
+  }
   for (const terminal of Object.values(terminals)) await terminal.close();
 } finally {
   await h.closeAll();
@@ -50,4 +81,19 @@ console.log(`${transport}: p50 per round (ms) after  ${p50s.after.map((x) => x.t
 console.log(
   `${transport}: median p50 before ${median(p50s.before).toFixed(3)} ms, after ${median(p50s.after).toFixed(3)} ms; after faster in ${faster} of ${rounds} rounds`,
 );
+if (busyRounds > 0) {
+  const calls = busyRounds * 1000;
+  console.log(
+    `${transport}: Chromium busy per call (ms), ${calls} traced calls each, before → after;` +
+      ' net: less what the thread does with no calls over as long (the live markets)',
+  );
+  const net = (name, thread) =>
+    ((busy[name].get(thread) ?? 0) - (background.get(thread) ?? 0) * tracedMs[name]) / calls;
+  const threads = [...busy.before.keys()].sort((a, b) => busy.before.get(b) - busy.before.get(a)).slice(0, 10);
+  for (const thread of threads) {
+    const [b, a] = [busy.before.get(thread) ?? 0, busy.after.get(thread) ?? 0].map((ms) => ms / calls);
+    const nets = `net ${net('before', thread).toFixed(3).padStart(7)} → ${net('after', thread).toFixed(3).padStart(7)}`;
+    console.log(`  ${b.toFixed(3).padStart(7)} → ${a.toFixed(3).padStart(7)}   ${nets}  ${thread}`);
+  }
+}
 process.exit(0);

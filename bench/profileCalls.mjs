@@ -6,11 +6,15 @@
  *   node --expose-gc bench/profileCalls.mjs [calls] --http       # Streamable HTTP, 2025-11-25 session
  *   node --expose-gc bench/profileCalls.mjs [calls] --http2026   # Streamable HTTP, 2026-07-28 stateless
  *
- * stdio: the server under `node --cpu-prof`, the page's main thread with the
- * CDP Profiler, and each Chromium thread's busy time from a trace. Writes
- * bench/results/profile-<timestamp>/{server,page}.cpuprofile (open them in
- * Chrome DevTools → Performance, or speedscope) and prints the busy time per
- * thread per call.
+ * stdio: the server under `node --cpu-prof`, the page's main thread and the
+ * bridge worker with the CDP Profiler (the same calls), and each Chromium
+ * thread's busy time from a trace. Writes
+ * bench/results/profile-<timestamp>/{server,page,worker}.cpuprofile (open them
+ * in Chrome DevTools → Performance, or speedscope) and prints, per call, the
+ * page's and the worker's on-CPU time by source file and their hottest
+ * functions (named through the demo build's source maps), and each thread's
+ * busy time, next to what it does over as long with no calls (the demo's live
+ * market keeps the compositors busy either way).
  *
  * HTTP: the MCP SDK alone (bench/fixtures/sdkServer.mjs, the table's anchor)
  * and then tradescript-mcp with a paired page, each server under the
@@ -26,10 +30,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { printProfile, sourceMapped, summarizeProfile } from './lib/cpuProfile.mjs';
 import { runRoundTrips } from './lib/measure.mjs';
+import { threadBusy } from './lib/threadBusy.mjs';
 import { trialStats } from './lib/stats.mjs';
 import { readCall, REQUEST_OPTIONS } from './lib/tradescript.mjs';
 import { importHarness } from './lib/typescript.mjs';
+import { attachWorker } from './lib/workerSession.mjs';
 
 const flags = process.argv.slice(2);
 const calls = Number(flags.find((a) => !a.startsWith('--')) ?? 1000);
@@ -78,31 +85,38 @@ try {
   console.log(`unprofiled: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms over ${calls} calls`);
 
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.start');
-  await runRoundTrips(op, calls, 1);
-  const { profile } = await cdp.send('Profiler.stop');
-  writeFileSync(join(out, 'page.cpuprofile'), JSON.stringify(profile));
-
-  await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
-  const traced = await runRoundTrips(op, calls, 1);
-  const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
-  const names = new Map(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name')
-      .map((e) => [`${e.pid}:${e.tid}`, `${e.args.name} (pid ${e.pid})`]),
-  );
-  const busy = new Map();
-  for (const e of events) {
-    if (e.ph !== 'X' || (e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'ThreadPool_RunTask')) continue;
-    const thread = names.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
-    busy.set(thread, (busy.get(thread) ?? 0) + e.dur / 1000);
+  const worker = await attachWorker(cdp, /worker/);
+  for (const session of [cdp, worker]) {
+    await session.send('Profiler.enable');
   }
+  await cdp.send('Profiler.start');
+  await worker.send('Profiler.start');
+  await runRoundTrips(op, calls, 1);
+  const demoSources = await sourceMapped(join(h.repoRoot, 'dist/demo/assets'));
+  for (const [name, session] of [
+    ['page', cdp],
+    ['worker', worker],
+  ]) {
+    const { profile } = await session.send('Profiler.stop');
+    const file = join(out, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    printProfile(
+      name === 'page' ? 'page main thread (CDP profile)' : `bridge worker ${worker.url}`,
+      summarizeProfile(file, calls, 30, demoSources),
+    );
+  }
+
+  const traced = await threadBusy(browser, page, () => runRoundTrips(op, calls, 1));
+  const idle = await threadBusy(browser, page, () => new Promise((resolve) => setTimeout(resolve, traced.wallMs)));
   console.log(
-    `Chromium threads' busy time per call while tracing (${calls} calls, ${(traced.wallMs / calls).toFixed(2)} ms each):`,
+    `\nChromium threads' busy time per call while tracing (${calls} calls, ${(traced.wallMs / calls).toFixed(2)} ms each),` +
+      ' and what the same thread did over as long with no calls (the live market, timers):',
   );
-  for (const [thread, ms] of [...busy].sort((a, b) => b[1] - a[1]).slice(0, 10)) {
-    console.log(`  ${(ms / calls).toFixed(3).padStart(7)} ms  ${thread}`);
+  console.log('    calls     idle      net  thread');
+  for (const [thread, ms] of [...traced.busy].sort((a, b) => b[1] - a[1]).slice(0, 10)) {
+    const still = idle.busy.get(thread) ?? 0;
+    const cols = [ms, still, ms - still].map((x) => (x / calls).toFixed(3).padStart(7));
+    console.log(`  ${cols.join('  ')}  ${thread}`);
   }
 } finally {
   await client.close().catch(() => {}); // the server ends with its stdin and writes its profile

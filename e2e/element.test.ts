@@ -191,6 +191,13 @@ describe('<tradescript-bridge> in real Chromium', () => {
     expect(rows.join('\n')).not.toContain('evil.row');
   });
 
+  it('SPEC §10 a row kept by an earlier version (one record per row) still shows after a reload', async () => {
+    await page.evaluate(() => window.elementTest.keepOldStyleRow('kept.before'));
+    await page.reload();
+    await ready(page);
+    expect((await feedRows()).join('\n')).toContain('kept.before');
+  });
+
   it('SPEC §10 a reload right after a burst keeps every row of it (the page writes them as it hides)', async () => {
     const reloaded = page.waitForEvent('load');
     const before = await page.evaluate(() => window.elementTest.burstThenReload(40));

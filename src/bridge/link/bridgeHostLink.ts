@@ -70,6 +70,9 @@ const SWEEP_MS = 1_000;
 
 /** A call in flight: its resolver, its hooks, and (as an abort listener) its cancellation. */
 class PendingCall {
+  /** True while it listens on `hooks.signal` (a caller without `onAbort`). */
+  listening = false;
+
   constructor(
     readonly link: { cancel(id: string): void },
     readonly id: string,
@@ -118,7 +121,11 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     return new Promise((resolve) => {
       const entry = new PendingCall(this, id, resolve, hooks, expiresAt);
       this.calls.set(id, entry);
-      hooks.signal?.addEventListener('abort', entry, { once: true });
+      if (hooks.onAbort) hooks.onAbort(() => entry.handleEvent());
+      else if (hooks.signal) {
+        hooks.signal.addEventListener('abort', entry, { once: true });
+        entry.listening = true;
+      }
       this.watch(expiresAt);
       if (!this.post({ t: 'call', id, key, deadlineMs, op })) this.settle(id, this.unanswered());
     });
@@ -213,7 +220,7 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     const entry = this.calls.get(id);
     if (!entry) return;
     this.calls.delete(id);
-    entry.hooks.signal?.removeEventListener('abort', entry);
+    if (entry.listening) entry.hooks.signal?.removeEventListener('abort', entry);
     entry.resolve(outcome);
   }
 

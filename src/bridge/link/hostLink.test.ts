@@ -144,6 +144,24 @@ describe('SPEC §1 §12 the host-call link: requests for the host SDK as plain m
     expect(await answer).toEqual({ ok: true, data: 'abandoned' });
   });
 
+  it('SPEC §5 a caller that offers onAbort is heard through it: its signal is never read', async () => {
+    const host = new ScriptedHost();
+    host.answer = (_request, hooks) =>
+      new Promise((resolve) => hooks.signal?.addEventListener('abort', () => resolve({ ok: true, data: 'abandoned' })));
+    const { client } = linked(host);
+    let abort: (() => void) | null = null;
+    const hooks = {
+      get signal(): AbortSignal {
+        throw new Error('the link read the signal');
+      },
+      onAbort: (listener: () => void) => void (abort = listener),
+    };
+    const answer = client.handle(sessionRequest('r-o'), hooks);
+    await vi.waitFor(() => expect(host.requests).toHaveLength(1));
+    abort!();
+    expect(await answer).toEqual({ ok: true, data: 'abandoned' });
+  });
+
   it('closing settles every pending call as internal_error', async () => {
     const host = new ScriptedHost();
     host.answer = () => new Promise(() => undefined);

@@ -12,6 +12,8 @@ import type { HandlerHooks, HandlerResult, RequestHandler } from '../relay/clien
 /** A call's hooks as they travel with it on the link: the caller's abort signal and progress sink. */
 export interface CallHooks {
   signal?: AbortSignal;
+  /** Where the caller offers it, the way to hear of the abort without reading (and so making) `signal`. */
+  onAbort?(listener: () => void): void;
   progress?(progress: number, total?: number): void;
 }
 

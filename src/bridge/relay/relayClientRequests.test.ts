@@ -98,6 +98,44 @@ describe('SPEC §9 requests', () => {
     expect(responses(peer)[0]?.outcome).toEqual({ ok: true, data: { abandoned: true } });
   });
 
+  it('SPEC §5 cancel reaches an onAbort listener, and a signal first read after it is already aborted', async () => {
+    let late: AbortSignal | null = null;
+    const { sessionId, peer } = await openWith(
+      (_request, hooks) =>
+        new Promise((resolve) => {
+          hooks.onAbort?.(() => {
+            late = hooks.signal;
+            resolve(ok({ abortedBeforeRead: late.aborted }));
+          });
+        }),
+    );
+    relay.send(peer, requestFrame('req-o', sessionId, contextOp));
+    await vi.waitFor(() => expect(connection.inFlight).toBe(1));
+    relay.send(peer, { t: 'cancel', id: 'req-o' });
+    await vi.waitFor(() => expect(responses(peer)).toHaveLength(1));
+    expect(responses(peer)[0]?.outcome).toEqual({ ok: true, data: { abortedBeforeRead: true } });
+    expect(late!.reason).toBeInstanceOf(Error);
+  });
+
+  it('a dropped socket aborts its requests for an onAbort listener too, once', async () => {
+    let heard = 0;
+    let release: (() => void) | null = null;
+    const { sessionId, peer } = await openWith(async (request, hooks) => {
+      hooks.onAbort?.(() => heard++);
+      await new Promise<void>((resolve) => (release = resolve));
+      return ok(request.id);
+    });
+    relay.send(peer, requestFrame('req-d', sessionId, contextOp));
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    relay.send(peer, { t: 'cancel', id: 'req-d' });
+    await vi.waitFor(() => expect(heard).toBe(1));
+    peer.socket.terminate();
+    await vi.waitFor(() => expect(relay.peers[1]?.frames.some((f) => f.t === 'session.open')).toBe(true));
+    expect(connection.inFlight).toBe(0);
+    expect(heard).toBe(1);
+    release!();
+  });
+
   it('a request in flight when the socket drops is never answered on the new socket', async () => {
     let release: (() => void) | null = null;
     let aborted = false;

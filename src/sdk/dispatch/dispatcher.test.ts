@@ -228,6 +228,17 @@ describe('dispatcher: operation identity', () => {
     expect(receiptOf(b)).toEqual(receiptOf(a));
   });
 
+  it('SPEC §5 a different call under the same key while the first runs is operation_id_conflict', async () => {
+    const { host, broker } = terminal();
+    const [a, b] = await Promise.all([
+      host.handle(request(call('orders.placeOrder', SESSION, [order('CO1')], owned('op-1')))),
+      host.handle(request(call('orders.placeOrder', SESSION, [order('CO2')], owned('op-1')))),
+    ]);
+    expect(receiptOf(a)).toBeTruthy();
+    expect(errorOf(b).code).toBe('operation_id_conflict');
+    expect(broker.placeCalls).toBe(1);
+  });
+
   it('SPEC §5 a financial control without a caller operation id is operation_id_required, before the broker', async () => {
     const { host, broker } = terminal();
     const error = errorOf(await host.handle(request(call('orders.placeOrder', SESSION, [order()]))));

@@ -20,8 +20,21 @@ import { runRead } from '../reads/runRead.js';
 import { resolveCall, type ResolvedCall } from './validation.js';
 
 interface Running {
-  readonly fingerprint: string;
+  readonly fingerprint: Fingerprint;
   readonly outcome: Promise<CallOutcome>;
+}
+
+/**
+ * A call's fingerprint, computed when first asked: a read under a
+ * server-generated operation id (nearly every read) is never compared with
+ * anything, and canonical JSON of its arguments cost every call a walk and a
+ * stringify (issue 15).
+ */
+type Fingerprint = () => string;
+
+function fingerprintFor(call: RelayCall): Fingerprint {
+  let text: string | null = null;
+  return () => (text ??= fingerprintOf(call));
 }
 
 function fail(error: ErrorObject): CallOutcome {
@@ -75,9 +88,9 @@ export class Dispatcher {
     const resolution = resolveCall(this.core.registry, call, env.limits);
     if (!resolution.ok) return fail(resolution.error);
     const key = JSON.stringify([env.sessionId, env.attachment.namespace, call.operationId]);
-    const fingerprint = fingerprintOf(call);
+    const fingerprint = fingerprintFor(call);
     const first = this.running.get(key);
-    if (first) return first.fingerprint === fingerprint ? first.outcome : operationIdConflict();
+    if (first) return first.fingerprint() === fingerprint() ? first.outcome : operationIdConflict();
     const outcome = this.recorded(resolution.resolved, fingerprint, env);
     this.running.set(key, { fingerprint, outcome });
     try {
@@ -87,7 +100,7 @@ export class Dispatcher {
     }
   }
 
-  private async recorded(r: ResolvedCall, fingerprint: string, env: CallEnv): Promise<CallOutcome> {
+  private async recorded(r: ResolvedCall, fingerprint: Fingerprint, env: CallEnv): Promise<CallOutcome> {
     // The server generated this id for this call alone (attachment-unique): nothing can be
     // recorded under it yet, so the IndexedDB read would only cost every read its round trip.
     if (!r.call.callerOperationId) return this.fresh(r, fingerprint, env, 0);
@@ -99,7 +112,7 @@ export class Dispatcher {
       // An unreadable entry may be a dispatched mutation: never run anything under its id.
       return fail(makeError('internal_error', LEDGER_UNREADABLE));
     }
-    if (entry && entry.fingerprint !== fingerprint) return operationIdConflict();
+    if (entry && entry.fingerprint !== fingerprint()) return operationIdConflict();
     if (entry) {
       const reused = await reuseRecorded(this.core, env, r, entry);
       if (reused) return reused;
@@ -109,7 +122,7 @@ export class Dispatcher {
 
   private async fresh(
     r: ResolvedCall,
-    fingerprint: string,
+    fingerprint: Fingerprint,
     env: CallEnv,
     previousAttempts: number,
   ): Promise<CallOutcome> {
@@ -135,7 +148,7 @@ export class Dispatcher {
     if (stale) return fail(stale);
     if (!(await this.confirmed(r, env))) return fail(executionDeclined());
     if (!r.spec.mutation) return runRead(this.core, env, r);
-    return runMutation(this.core, env, r, { fingerprint, previousAttempts, locks: this.locks });
+    return runMutation(this.core, env, r, { fingerprint: fingerprint(), previousAttempts, locks: this.locks });
   }
 
   /** Trade-class calls ask the person when the host opted in; everything else is confirmed. */
