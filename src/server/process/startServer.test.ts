@@ -86,6 +86,27 @@ describe('startServer (SPEC §1, §11)', () => {
     await running.closed;
     expect(existsSync(hubFilePath(home))).toBe(false);
   });
+
+  it('a stdio server nobody spoke to stops when stdin ends, having written nothing to stdout', async () => {
+    const home = tempHome();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const written: Buffer[] = [];
+    stdout.on('data', (chunk: Buffer) => written.push(chunk));
+    const running = await startServer(config(home), {
+      mcp: 'stdio',
+      bind: { host: '127.0.0.1', port: 0 },
+      demo: null,
+      stdin,
+      stdout,
+      logger: createLogger('silent'),
+    });
+    await running.mcpReady;
+    stdin.end();
+    await running.closed;
+    expect(Buffer.concat(written).toString('utf8')).toBe('');
+    expect(existsSync(hubFilePath(home))).toBe(false);
+  });
 });
 
 describe('CLI main (SPEC §11)', () => {

@@ -6,8 +6,8 @@
  * to the next hub or takes over. What only some processes use loads when first
  * used, so an idle server holds no more than it needs (SPEC §12): the front
  * role with a hub to follow, `ws` with the first socket, over HTTP the MCP SDK
- * and our MCP front with the first `/mcp` request, over stdio our MCP front
- * with the client's first message.
+ * and our MCP front with the first `/mcp` request, over stdio the MCP SDK
+ * with stdin's first bytes and our MCP front with the client's first message.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
@@ -132,7 +132,7 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
         ...(extend ? { extend } : {}),
       });
     });
-  const stdio = options.mcp === 'stdio' ? await openStdio(createStdio, options) : null;
+  const stdio = options.mcp === 'stdio' ? await openStdio(createStdio, options, logger) : null;
   const ctx: RoleContext = { config, options, logger, version, createHttp };
   let started: Started;
   try {
@@ -283,13 +283,13 @@ interface StdioServing {
 /**
  * MCP over stdio through `serveStdio` (both revisions; the opening message
  * pins one): the process's one attachment. Stdin ending, or the connection
- * closing, stops the server.
+ * closing, stops the server. The SDK loads with stdin's first bytes (kept
+ * until it reads them), as over HTTP it loads with the first `/mcp` request:
+ * a process nobody has spoken to yet has not needed it.
  */
-async function openStdio(createMcp: McpServerMaker, options: StartOptions): Promise<StdioServing> {
+async function openStdio(createMcp: McpServerMaker, options: StartOptions, logger: Logger): Promise<StdioServing> {
   const stdin = options.stdin ?? process.stdin;
   const watch = watchStdin(stdin);
-  const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-  const transport = new StdioServerTransport(watch.stream, options.stdout ?? process.stdout);
   const stops: Array<() => void> = [];
   let ended = false;
   const end = () => {
@@ -297,23 +297,46 @@ async function openStdio(createMcp: McpServerMaker, options: StartOptions): Prom
     ended = true;
     stops.forEach((stop) => stop());
   };
-  const handle = serveStdio(({ era }) => createMcp(era), { transport });
-  // serveStdio owns the transport's onclose; ours runs after it.
-  const theirs = transport.onclose;
-  transport.onclose = () => {
-    theirs?.();
-    end();
-  };
+  let serving: Promise<{ close(): Promise<void> }> | null = null;
+  const serve = () =>
+    (serving ??= (async () => {
+      const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+      const transport = new StdioServerTransport(watch.stream, options.stdout ?? process.stdout);
+      const handle = serveStdio(({ era }) => createMcp(era), { transport });
+      // serveStdio owns the transport's onclose; ours runs after it.
+      const theirs = transport.onclose;
+      transport.onclose = () => {
+        theirs?.();
+        end();
+      };
+      return handle;
+    })());
+  stdin.once(
+    'data',
+    () =>
+      void serve().catch((error: unknown) => {
+        logger.error('MCP over stdio could not start', { error: (error as Error).message });
+        end();
+      }),
+  );
   stdin.once('end', end);
   return {
-    connected: Promise.resolve(),
+    connected: stdioModulesFound(),
     untilRoleNeeded: () => untilRoleNeeded(watch),
     onEnd: (stop) => {
       if (ended) stop();
       else stops.push(stop);
     },
-    close: () => handle.close(),
+    close: async () => {
+      await (await serving?.catch(() => null))?.close();
+    },
   };
+}
+
+/** Over stdio, MCP is ready once its modules can be found (they load with stdin's first bytes). */
+async function stdioModulesFound(): Promise<void> {
+  import.meta.resolve('@modelcontextprotocol/server/stdio');
+  import.meta.resolve('../mcp/index.js');
 }
 
 async function untilRoleNeeded(watch: StdinWatch): Promise<void> {
