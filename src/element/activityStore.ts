@@ -272,7 +272,9 @@ function writeBatch(db: IDBDatabase, batch: ActivityBatch): IDBTransaction {
 
 /**
  * Drops the origin's oldest records beyond those holding its newest
- * {@link ACTIVITY_CAPACITY} rows, in one range delete (keys grow with age).
+ * {@link ACTIVITY_CAPACITY} rows, in one range delete (keys grow with age);
+ * the record that crosses the capacity is cut to its newest rows, so the
+ * store holds exactly the capacity after a trim.
  */
 function trim(store: IDBObjectStore): void {
   let kept = 0;
@@ -281,7 +283,15 @@ function trim(store: IDBObjectStore): void {
     const cursor = newestFirst.result;
     if (cursor === null) return;
     if (kept >= ACTIVITY_CAPACITY) return void store.delete(IDBKeyRange.upperBound(cursor.primaryKey));
-    kept += rowCount(cursor.value);
+    const rows = rowCount(cursor.value);
+    const room = ACTIVITY_CAPACITY - kept;
+    kept += rows;
+    if (rows > room) {
+      // The record that crosses the capacity keeps its newest rows only (a record's rows are oldest first).
+      const record = cursor.value as ActivityBatch;
+      cursor.update({ ...record, entries: record.entries.slice(-room) });
+      kept = ACTIVITY_CAPACITY;
+    }
     cursor.continue();
   };
 }
