@@ -16,6 +16,22 @@ import { testConfig } from '../testing/testHarness.js';
 const config = (home: string): ServerConfig => testConfig({ home, logLevel: 'silent' });
 const tempHome = () => mkdtempSync(join(tmpdir(), 'tsmcp-start-'));
 
+/** A server in a fresh home speaking MCP on in-memory stdin and stdout. */
+async function startStdio() {
+  const home = tempHome();
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const running = await startServer(config(home), {
+    mcp: 'stdio',
+    bind: { host: '127.0.0.1', port: 0 },
+    demo: null,
+    stdin,
+    stdout,
+    logger: createLogger('silent'),
+  });
+  return { home, stdin, stdout, running };
+}
+
 describe('startServer (SPEC §1, §11)', () => {
   it('serves MCP over HTTP, the relay and the demo; a paired tab answers a real MCP client', async () => {
     const home = tempHome();
@@ -66,17 +82,7 @@ describe('startServer (SPEC §1, §11)', () => {
   });
 
   it('speaks MCP over stdio and stops when stdin ends', async () => {
-    const home = tempHome();
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const running = await startServer(config(home), {
-      mcp: 'stdio',
-      bind: { host: '127.0.0.1', port: 0 },
-      demo: null,
-      stdin,
-      stdout,
-      logger: createLogger('silent'),
-    });
+    const { home, stdin, stdout, running } = await startStdio();
     expect(running.urls.mcpUrl).toBeUndefined();
     expect(running.urls.pairUrl).toBeUndefined();
     const client = new Client({ name: 'stdio-it', version: '1' });
@@ -88,19 +94,9 @@ describe('startServer (SPEC §1, §11)', () => {
   });
 
   it('a stdio server nobody spoke to stops when stdin ends, having written nothing to stdout', async () => {
-    const home = tempHome();
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
+    const { home, stdout, stdin, running } = await startStdio();
     const written: Buffer[] = [];
     stdout.on('data', (chunk: Buffer) => written.push(chunk));
-    const running = await startServer(config(home), {
-      mcp: 'stdio',
-      bind: { host: '127.0.0.1', port: 0 },
-      demo: null,
-      stdin,
-      stdout,
-      logger: createLogger('silent'),
-    });
     await running.mcpReady;
     stdin.end();
     await running.closed;
