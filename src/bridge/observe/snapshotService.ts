@@ -10,6 +10,7 @@ import type { CaptureOutcome, ObservePort } from './observeTypes.js';
 import { encodeWithin, offscreenEncoder, toBase64, type ImageEncoder } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf } from './snapshotScale.js';
 import { iso } from './subscription.js';
+import { phaseMark } from '../../sdk/phaseMark.js';
 
 type SnapshotOp = Extract<Operation, { kind: 'snapshot' }>;
 
@@ -40,12 +41,14 @@ export async function takeSnapshot(
       ),
     );
   }
+  phaseMark('worker.request');
   const captured: CaptureOutcome | null = await deps.port
     .capture(op.target, { maxPixels: maxPixelsOf(limits.snapshotPixels) })
     .catch(() => null);
   if (captured === null)
     return failed(makeError('internal_error', 'The page did not answer the capture; reload the terminal tab.'));
   if (!captured.ok) return failed(captured.error);
+  phaseMark('worker.captured');
   const capturedAt = iso((deps.now ?? Date.now)());
   progress(1, SNAPSHOT_STEPS);
   try {
@@ -78,6 +81,7 @@ async function encodeCapture(
     op.format,
     limits.snapshotBytes,
   );
+  phaseMark('worker.encoded');
   if (fitted === null) {
     return failed(limitExceeded('snapshotBytes', limits.snapshotBytes));
   }
@@ -91,5 +95,7 @@ async function encodeCapture(
     target: op.target,
     capturedAt,
   };
-  return { ok: true, data, image: { mimeType: fitted.mimeType, base64: toBase64(fitted.bytes) } };
+  const base64 = toBase64(fitted.bytes);
+  phaseMark('worker.base64');
+  return { ok: true, data, image: { mimeType: fitted.mimeType, base64 } };
 }

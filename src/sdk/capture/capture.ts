@@ -7,6 +7,7 @@ import { makeError, type ErrorObject } from '../../protocol/index.js';
 import type { TargetEntry } from '../declare/targets.js';
 import type { CaptureOptions, CaptureOutcome, RenderSource } from '../types.js';
 import { bitmapWithin, isRendered } from './bitmap.js';
+import { phaseMark } from '../phaseMark.js';
 
 /** The DOM path (layer planning, compositing, the engines) loads at the first DOM capture: SPEC §12. */
 async function captureDom(
@@ -54,6 +55,7 @@ async function captureCanvas(
 
 /** Captures one registered chart or widget within `options.maxPixels`. */
 export async function captureTarget(entry: TargetEntry | undefined, options: CaptureOptions): Promise<CaptureOutcome> {
+  phaseMark('page.capture');
   const refused = refusal(entry);
   if (refused) return { ok: false, error: refused };
   const render = entry?.registration.render;

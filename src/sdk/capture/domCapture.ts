@@ -15,6 +15,7 @@ import { compositeLayers } from './layerComposite.js';
 import { planLayers, type PlanOptions } from './layerPlan.js';
 import { rasterRatio, rasterSize } from './sizing.js';
 import { scrolledOutOfView } from './scrollHidden.js';
+import { phaseMark } from '../phaseMark.js';
 
 type DomRender = Extract<RenderSource, { kind: 'dom' }>;
 
@@ -32,6 +33,7 @@ async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Elem
   await yieldToMain();
   const box = element.getBoundingClientRect();
   const layers = planLayers(element, hidden, LAYER_PLAN);
+  phaseMark('page.planned');
   await yieldToMain();
   return compositeLayers(snapdom, element, box, layers, ratio);
 }
@@ -53,11 +55,13 @@ export async function captureDom(render: DomRender, maxPixels: number): Promise<
   const ratio = rasterRatio(box.width, box.height, deviceRatio, maxPixels);
   // Reading the page's layout is work of its own (the request arrived in a task that may already be busy).
   await yieldToMain();
+  phaseMark('page.survey');
   const hidden = scrolledOutOfView(element);
   const bitmap =
     render.engine === 'html-to-image'
       ? await viaCanvas(withHtmlToImage(element, ratio, hidden), maxPixels)
       : await bitmapWithin(await withSnapdom(element, ratio, hidden), maxPixels);
+  phaseMark('page.bitmap');
   const full = rasterSize(box.width, box.height, deviceRatio);
   return { ok: true, bitmap, width: Math.max(full.width, bitmap.width), height: Math.max(full.height, bitmap.height) };
 }

@@ -10,6 +10,7 @@ import type { Layer } from './layerPlan.js';
 import { rasterLayer, type LayerEngine, type LayerRaster } from './layerRaster.js';
 import type { ClipBox } from './layerStyle.js';
 import { rasterSize } from './sizing.js';
+import { phaseMark } from '../phaseMark.js';
 
 type Context2D = OffscreenCanvasRenderingContext2D;
 type Settled = { raster: LayerRaster } | { error: unknown } | null;
@@ -97,6 +98,7 @@ export async function compositeLayers(
     else if (settled) drawRaster(stage, layer.element, settled.raster);
     context.restore();
   }
+  phaseMark('page.composited');
   await yieldToMain();
   return canvas.transferToImageBitmap();
 }

@@ -7,6 +7,7 @@
  * the same result, and its raster is reused instead of drawn again.
  */
 import { yieldToMain } from './bitmap.js';
+import { phaseMark } from '../phaseMark.js';
 
 /** What a layer plugin's hooks see of a capture. */
 interface EngineContext {
@@ -20,6 +21,8 @@ interface EnginePlugin {
   pure: boolean;
   resolveNode(node: Element, context: EngineContext): Node | undefined;
   afterClone(context: EngineContext): void;
+  beforeClone(): void;
+  beforeRender(): void;
 }
 
 /** The capture options a layer passes; the hide key is ours, so the engine's memo changes with it. */
@@ -96,14 +99,22 @@ const shellPlugin: EnginePlugin = {
   resolveNode(node, context) {
     return shells.get(context.element)?.has(node) ? shellOf(node) : undefined;
   },
+  beforeClone() {
+    phaseMark('snapdom.clone');
+  },
   afterClone(context) {
     const clone = context.clone;
-    if (!clone) return;
-    pinBox(clone, context.element);
-    for (const shell of clone.querySelectorAll<HTMLElement | SVGElement>(`[${SHELL}]`)) {
-      shell.removeAttribute(SHELL);
-      shell.style.setProperty('visibility', 'hidden', 'important');
+    if (clone) {
+      pinBox(clone, context.element);
+      for (const shell of clone.querySelectorAll<HTMLElement | SVGElement>(`[${SHELL}]`)) {
+        shell.removeAttribute(SHELL);
+        shell.style.setProperty('visibility', 'hidden', 'important');
+      }
     }
+    phaseMark('snapdom.cloned');
+  },
+  beforeRender() {
+    phaseMark('snapdom.render');
   },
 };
 
@@ -130,6 +141,7 @@ export async function rasterLayer(
   shells.set(element, new Set(hide));
   // Each step starts a task of its own: chained on the last one's microtasks, they would add up into one long task.
   await yieldToMain();
+  phaseMark('layer.clone');
   const result = await snapdom(element, {
     fast: false,
     dpr: ratio,
@@ -139,11 +151,14 @@ export async function rasterLayer(
     plugins: [shellPlugin],
     tradescriptHide: hideKey(element, hide),
   });
+  phaseMark('layer.cloned');
   const cached = rasters.get(element);
   if (cached?.result === result) return cached.raster;
   const meta = result.meta;
   await yieldToMain();
+  phaseMark('layer.decode');
   const canvas = await result.toCanvas();
+  phaseMark('layer.decoded');
   const raster = { canvas, width: meta.vbW, height: meta.vbH, offsetX: meta.contentX, offsetY: meta.contentY };
   if (cached) cached.raster.canvas.width = 0;
   rasters.set(element, { result, raster });

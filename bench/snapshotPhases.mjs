@@ -1,0 +1,137 @@
+/**
+ * Where one `tradescript_snapshot` of the demo's terminal widget spends its
+ * time, phase by phase (SPEC §8, §12): the bench's client calls the tool over
+ * stdio, and the `ts:` performance marks a build carries (page and worker) are
+ * read back after each capture and placed on one clock with the client's.
+ * `node bench/snapshotPhases.mjs [captures] [widgetId]` (default 6, terminal);
+ * the first capture is the cold one, the rest are summarized (median per phase). The build marks its phases
+ * (`src/sdk/phaseMark.ts`) once this sets `__tradescriptPhaseMarks` in the page and the bridge worker; a long
+ * task ('longtask' observer, over 50 ms) is printed with the marks it holds. `PHASES_VERBOSE=1` prints every
+ * mark of every capture. Timestamps of page, worker and this process are placed on one clock (timeOrigin).
+ */
+import { importHarness } from './lib/typescript.mjs';
+import { openTerminal } from './lib/tradescript.mjs';
+
+const captures = Number(process.argv[2] ?? 6);
+const widgetId = process.argv[3] ?? 'terminal';
+/**
+ * For experiment builds: variants taken in turns, each an object set as `globalThis.__tsx` in page and worker
+ * before its captures (`PHASES_VARIANTS='{"off":{},"on":{"flag":true}}'`), summarized apart.
+ */
+const variants = Object.entries(JSON.parse(process.env.PHASES_VARIANTS ?? '{"build":{}}'));
+const verbose = process.env.PHASES_VERBOSE === '1';
+const summaries = [];
+const h = await importHarness();
+
+/** Per-phase durations of one capture (ms), from its marks; a phase whose marks are missing is NaN. */
+function summarize(marks, t0, t1) {
+  const at = (name) => marks.find((m) => m.name === name)?.at ?? NaN;
+  const sums = { clone: 0, decode: 0 };
+  let open = NaN;
+  for (const m of marks) {
+    if (m.name === 'layer.clone' || m.name === 'layer.decode') open = m.at;
+    else if (m.name === 'layer.cloned') sums.clone += m.at - open;
+    else if (m.name === 'layer.decoded') sums.decode += m.at - open;
+  }
+  return {
+    wall: t1 - t0,
+    toWorker: at('worker.request') - t0,
+    toPage: at('page.capture') - at('worker.request'),
+    survey: at('page.planned') - at('page.capture'),
+    layers: marks.filter((m) => m.name === 'layer.clone').length,
+    redrawn: marks.filter((m) => m.name === 'layer.decode').length,
+    clone: sums.clone,
+    decode: sums.decode,
+    layersTotal: at('page.composited') - at('page.planned'),
+    bitmap: at('page.bitmap') - at('page.composited'),
+    toWorkerBitmap: at('worker.captured') - at('page.bitmap'),
+    scale: at('worker.scaled') - at('worker.captured'),
+    encode: at('worker.encoded') - at('worker.scaled'),
+    base64: at('worker.base64') - at('worker.encoded'),
+    toClient: t1 - at('worker.base64'),
+  };
+}
+const browser = await h.launchBrowser();
+const terminal = await openTerminal(h, browser, 'stdio', { viewport: { width: 1280, height: 720 } });
+
+const marksOf = (target) =>
+  target.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('ts:'))
+      .map((m) => ({ name: m.name.slice(3), at: performance.timeOrigin + m.startTime })),
+  );
+const clear = (target) => target.evaluate(() => performance.clearMarks());
+
+try {
+  await terminal.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__phaseLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__phaseLongTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask' });
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  for (let i = 0; i < captures; i++) {
+    const worker = terminal.page.workers()[0];
+    const [variant, flags] = variants[i % variants.length];
+    const set = (f) => Object.assign(globalThis, { __tradescriptPhaseMarks: true, __tsx: f });
+    await terminal.page.evaluate(set, flags);
+    if (worker) await worker.evaluate(set, flags);
+    await clear(terminal.page);
+    if (worker) await clear(worker);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const t0 = performance.timeOrigin + performance.now();
+    const result = await terminal.callTool('tradescript_snapshot', {
+      sessionId: terminal.sessionId,
+      target: { scope: 'widget', widgetId },
+    });
+    const t1 = performance.timeOrigin + performance.now();
+    const image = result.content.find((c) => c.type === 'image');
+    const marks = [
+      ...(await marksOf(terminal.page)).map((m) => ({ ...m, where: 'page' })),
+      ...(worker ? await marksOf(worker) : []).map((m) => ({ ...m, where: 'worker' })),
+    ].sort((a, b) => a.at - b.at);
+    summaries.push({ variant, ...summarize(marks, t0, t1) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const long = await terminal.page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      const list = w.__phaseLongTasks.map((t) => ({ at: performance.timeOrigin + t.start, duration: t.duration }));
+      w.__phaseLongTasks = [];
+      return list;
+    });
+    for (const task of long.filter((t) => t.at >= t0 - 5 && t.at <= t1)) {
+      const inside = marks.filter((m) => m.where === 'page' && m.at >= task.at && m.at <= task.at + task.duration);
+      const before = marks.filter((m) => m.where === 'page' && m.at < task.at).pop();
+      console.log(
+        `capture ${i} ${variant}: long task ${task.duration.toFixed(0)} ms at ${(task.at - t0).toFixed(0)}: after ${before?.name ?? '-'}, holds ${inside.map((m) => m.name).join(' ') || 'no mark'}`,
+      );
+    }
+    if (!verbose) continue;
+    console.log(
+      `\ncapture ${i} (${i === 0 ? 'cold' : 'warm'}): wall ${(t1 - t0).toFixed(1)} ms, ${image?.data.length} b64 chars`,
+    );
+    let last = t0;
+    for (const m of marks) {
+      console.log(
+        `  ${(m.at - t0).toFixed(1).padStart(7)}  +${(m.at - last).toFixed(1).padStart(6)}  ${m.where.padEnd(6)} ${m.name}`,
+      );
+      last = m.at;
+    }
+    console.log(`  ${(t1 - t0).toFixed(1).padStart(7)}  +${(t1 - last).toFixed(1).padStart(6)}  client result`);
+  }
+  console.log(`cold: ${JSON.stringify(summaries[0])}`);
+  for (const [variant] of variants) {
+    const warm = summaries.slice(1).filter((s) => s.variant === variant);
+    console.log(`${variant}: warm medians of ${warm.length}:`);
+    for (const key of Object.keys(summaries[0]).filter((k) => k !== 'variant')) {
+      const values = warm.map((s) => s[key] ?? 0).sort((a, b) => a - b);
+      console.log(
+        `  ${key.padEnd(22)} ${values[Math.floor(values.length / 2)].toFixed(1).padStart(7)}   [${values.map((v) => v.toFixed(0)).join(' ')}]`,
+      );
+    }
+  }
+} finally {
+  await terminal.close();
+  await h.closeAll();
+}

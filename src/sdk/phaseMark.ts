@@ -1,0 +1,13 @@
+/**
+ * Timestamps of a snapshot's phases for `bench/snapshotPhases.mjs` (SPEC §8,
+ * §12): a `ts:`-named performance mark, made only while that script has set
+ * `__tradescriptPhaseMarks` on the page's (or worker's) global; otherwise a
+ * property read and nothing else.
+ */
+
+/** Marks phase `name` of a capture, when marks were asked for. */
+export function phaseMark(name: string): void {
+  if ((globalThis as { __tradescriptPhaseMarks?: unknown }).__tradescriptPhaseMarks === true) {
+    performance.mark(`ts:${name}`);
+  }
+}
