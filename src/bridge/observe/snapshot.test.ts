@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_LIMITS,
   relayLimitsOf,
@@ -10,7 +10,7 @@ import {
   type RelayLimits,
 } from '../../protocol/index.js';
 import type { CaptureOutcome } from './observeTypes.js';
-import { encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './snapshotEncode.js';
+import { chunkedBase64, encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
 import { takeSnapshot } from './snapshotService.js';
 
@@ -117,9 +117,18 @@ describe('SPEC §8 encoding within snapshotBytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 100_000 }), (bytes) => {
         expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+        expect(chunkedBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('SPEC §8 base64 uses the engine’s own Uint8Array.prototype.toBase64 where there is one', () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    const native = vi.fn(() => 'from the engine');
+    Object.defineProperty(bytes, 'toBase64', { value: native });
+    expect(toBase64(bytes)).toBe('from the engine');
+    expect(native).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type { SnapshotFormat } from '../../protocol/index.js';
 import { shrinkForBytes, type SnapshotSize } from './snapshotScale.js';
+import { phaseMark } from '../../sdk/phaseMark.js';
 
 /** The MIME type of each format. */
 export const SNAPSHOT_MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
@@ -55,8 +56,22 @@ export async function encodeWithin<Source>(
   return null;
 }
 
-/** Base64 of bytes, in chunks so no call gets millions of arguments. */
+/** `Uint8Array.prototype.toBase64` (ES2026), where the engine has it. */
+type NativeBase64 = Uint8Array & { toBase64?: () => string };
+
+/**
+ * Base64 of bytes: the engine's own encoder where there is one (one pass,
+ * no intermediate string), else in chunks so no call gets millions of
+ * arguments.
+ */
 export function toBase64(bytes: Uint8Array): string {
+  const native = (bytes as NativeBase64).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
+  return chunkedBase64(bytes);
+}
+
+/** Base64 of bytes through `btoa`, in chunks. */
+export function chunkedBase64(bytes: Uint8Array): string {
   const chunk = 0x8000;
   let binary = '';
   for (let i = 0; i < bytes.length; i += chunk) {
@@ -74,6 +89,7 @@ export const offscreenEncoder: ImageEncoder = {
     context.imageSmoothingEnabled = true;
     context.imageSmoothingQuality = 'high';
     context.drawImage(source, 0, 0, width, height);
+    phaseMark('worker.scaled');
     const blob = await canvas.convertToBlob({ type: mimeType, quality });
     // A browser without the requested encoder falls back to PNG; report what was made.
     const actual = Object.values(SNAPSHOT_MIME).find((mime) => mime === blob.type) ?? 'image/png';
