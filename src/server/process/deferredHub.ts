@@ -19,10 +19,16 @@ import type {
 export class DeferredHubPort implements HubPort {
   private readonly events = new HubEmitter();
   private resolveHub: (hub: HubPort) => void = () => undefined;
+  private rejectHub: (error: unknown) => void = () => undefined;
   private readonly hub: Promise<HubPort>;
 
   constructor() {
-    this.hub = new Promise((resolve) => (this.resolveHub = resolve));
+    this.hub = new Promise((resolve, reject) => {
+      this.resolveHub = resolve;
+      this.rejectHub = reject;
+    });
+    // Nobody may be waiting when the hub fails to load; those who are see it.
+    this.hub.catch(() => undefined);
   }
 
   /** The role's hub: waiting calls go on, listeners hear its events. */
@@ -31,6 +37,11 @@ export class DeferredHubPort implements HubPort {
     hub.on('sessionUpdated', (sessionId) => this.events.emit('sessionUpdated', sessionId));
     hub.on('attachmentEnded', (attachmentId) => this.events.emit('attachmentEnded', attachmentId));
     this.resolveHub(hub);
+  }
+
+  /** The role's hub could not load: waiting and later calls reject with `error`. */
+  fail(error: unknown): void {
+    this.rejectHub(error);
   }
 
   async attach(info: AttachmentInfo): Promise<AttachmentHandle> {

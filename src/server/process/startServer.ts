@@ -8,22 +8,26 @@
  * role with a hub to follow, `ws` with the first socket, over HTTP the MCP SDK
  * and our MCP front with the first `/mcp` request, over stdio the MCP SDK
  * with stdin's first bytes and our MCP front with the client's first message.
+ * The hub role's machinery (its schemas, the hub, the relay) loads right after
+ * the ports are bound and the caller has written its ready line; what reaches
+ * the ports or MCP before that waits for it (`hubRole.ts`).
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.js';
 import { packageVersion } from '../http/demo/packageRoot.js';
-import { pairUrlOf, type ServerUrls } from '../http/adminApi.js';
+import type { ServerUrls } from '../http/adminApi.js';
+import { hubFileExists } from '../http/hubFilePath.js';
 import type { McpServerFactory } from '../http/mcpEndpoint.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { McpExtension } from '../mcp/createMcpServer.js';
-import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
 import { secureDirectory } from '../pairing/secureFile.js';
+import { pairUrlOf } from '../http/pairUrl.js';
 import { DeferredHubPort } from './deferredHub.js';
-import { startHubRole } from './hubRole.js';
+import { openHubRole } from './hubRole.js';
 import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
 
 /** Makes the MCP server of one stdio connection, for the revision family its opening chose. */
@@ -70,13 +74,14 @@ export interface StartOptions {
 export interface RunningServer {
   /** `mcpUrl` (HTTP mode), `relayUrl`, and with the demo `demoUrl` and a fresh `pairUrl`. */
   readonly urls: ServerUrls & { pairUrl?: string };
-  /** What this process's MCP connections call: its own hub, or the hub it follows. */
+  /** What this process's MCP connections call: its own hub, or the hub it follows (calls wait while the hub loads). */
   readonly hub: HubPort;
   /** `hub` when this process owns the relay now, `front` when it follows another's. */
   role(): 'hub' | 'front';
   /**
-   * Resolves once MCP is connected (stdio) or its modules are loaded (HTTP);
-   * rejects when they cannot be, after closing everything.
+   * Resolves once the role's hub runs and MCP's modules can be found (they
+   * load with the first MCP bytes or `/mcp` request); rejects when they
+   * cannot be, after closing everything.
    */
   readonly mcpReady: Promise<void>;
   /** Resolves once the server closed (stdio ended, or {@link close}). */
@@ -86,7 +91,10 @@ export interface RunningServer {
 
 /** What one role hands the common startup. */
 interface Started {
-  hub: HubPort;
+  /** The role's hub, once its machinery runs; rejects when it cannot load. */
+  hub: Promise<HubPort>;
+  /** Starts loading what the role loads after the ready line (once; a request on its ports starts it too). */
+  load(): void;
   urls: ServerUrls;
   role(): 'hub' | 'front';
   pairCode(): Promise<string | null>;
@@ -142,26 +150,34 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
     await stdio?.close();
     throw error;
   }
-  port.use(started.hub);
+  started.hub.then(
+    (hub) => port.use(hub),
+    (error: unknown) => port.fail(error),
+  );
   const { close, closed } = closer(async () => {
     await stdio?.close();
     await started.stop();
     logger.info('stopped');
   });
   stdio?.onEnd(() => void close());
-  const mcpReady = (stdio ? stdio.connected : mcpModulesFound()).catch(async (error: unknown) => {
+  // A server closed before its hub loaded (stdin ended at once) was never ready, and did not fail either.
+  const hubRuns = Promise.race([started.hub, closed]);
+  const mcpReady = Promise.all([stdio ? stdio.connected : mcpModulesFound(), hubRuns]).then(() => undefined);
+  const closeOnFailure = mcpReady.catch(async (error: unknown) => {
     await close();
     throw error;
   });
   // Whoever awaits mcpReady sees the failure; nobody awaiting must not crash the process.
-  mcpReady.catch(() => undefined);
+  closeOnFailure.catch(() => undefined);
+  // The hub's machinery loads once the caller has written its ready line (this resolves first).
+  setImmediate(started.load);
   const code = started.urls.demoUrl ? await started.pairCode() : null;
   const pairUrl = code === null ? null : pairUrlOf(started.urls.demoUrl, code);
   return {
     urls: { ...started.urls, ...(pairUrl ? { pairUrl } : {}) },
-    hub: started.hub,
+    hub: port,
     role: started.role,
-    mcpReady,
+    mcpReady: closeOnFailure,
     closed,
     close,
   };
@@ -179,7 +195,7 @@ interface RoleContext {
 async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
   const { config, options, logger, version, createHttp } = ctx;
   try {
-    const role = await startHubRole({
+    const role = await openHubRole({
       config,
       bind: options.bind,
       mcp: options.mcp === 'http' ? createHttp : null,
@@ -190,10 +206,11 @@ async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
       timing: options.timing,
     });
     return {
-      hub: role.hub,
+      hub: role.running.then((running) => running.hub),
+      load: () => void role.loaded().catch(() => undefined),
       urls: role.urls,
       role: () => 'hub',
-      pairCode: async () => role.pairing.issueCode(config.pairGrant).code,
+      pairCode: async () => role.pairCode(),
       stop: () => role.close(),
     };
   } catch (error) {
@@ -218,6 +235,9 @@ async function waitForHub(ctx: RoleContext, ms: number): Promise<Started | null>
 /** A front of the live hub `hub.json` names, or null when there is none (or its port is closed). */
 async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
   const { config, options, logger, version, createHttp } = ctx;
+  // No hub.json, no hub to follow: the common first start reads no schema for it.
+  if (!hubFileExists(config.home)) return null;
+  const { probeHub } = await import('../hubLink/discovery.js');
   const file = await probeHub(config.home);
   if (!file) return null;
   const { ownDemo, startFollowerRole } = await import('./followerRole.js');
@@ -237,7 +257,8 @@ async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
   });
   logger.info('joining the hub of hub.json', { hubPid: file.pid });
   return {
-    hub: role.hub,
+    hub: Promise.resolve(role.hub),
+    load: () => undefined,
     urls: role.urls,
     role: () => (role.ownHub() ? 'hub' : 'front'),
     pairCode: () => role.pairCode(),
