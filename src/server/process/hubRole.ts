@@ -48,6 +48,8 @@ export interface HubRoleOptions {
   inheritedOrigins?: readonly string[];
   /** This process's `/mcp` when it is served on another port (a front that took over). */
   mcpUrl?: string;
+  /** Loads the machinery (default `hubMachinery.ts`; tests pass one that fails). */
+  machinery?: () => Promise<Pick<typeof import('./hubMachinery.js'), 'startMachinery'>>;
 }
 
 /** A running hub role. */
@@ -118,7 +120,7 @@ export async function openHubRole(options: HubRoleOptions): Promise<OpenHubRole>
   const closeParts = () => (partsClosed ??= closeOpened(parts));
   const load = (): Promise<HubRole> => {
     if (closed || loading) return running;
-    loading = import('./hubMachinery.js')
+    loading = (options.machinery ?? (() => import('./hubMachinery.js')))()
       .then(({ startMachinery }) => startMachinery(parts, tokens.front))
       .catch(async (error: unknown) => {
         held.fail();
