@@ -206,7 +206,14 @@ async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
       timing: options.timing,
     });
     return {
-      hub: role.running.then((running) => running.hub),
+      hub: role.running.then(
+        (running) => running.hub,
+        (error: unknown) => {
+          throw new Error(`the hub could not load: ${error instanceof Error ? error.message : String(error)}`, {
+            cause: error,
+          });
+        },
+      ),
       load: () => void role.loaded().catch(() => undefined),
       urls: role.urls,
       role: () => 'hub',
