@@ -9,8 +9,9 @@
  * It opens in two steps (SPEC §12): {@link openHubRole} binds the ports,
  * issues the first pairing code and writes `hub.json` with none of the hub's
  * machinery loaded (no schema, no hub, no relay); {@link OpenHubRole.loaded}
- * then loads and starts it (`hubMachinery.ts`). A request or socket that
- * reaches the port before that waits for it and starts it if nothing has.
+ * loads and starts it (`hubMachinery.ts`) when it is first needed: the first
+ * request or socket on the port (which waits for it), or the first call of
+ * this process's MCP. A server nobody has used holds none of it.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerConfig } from '../config.js';
@@ -28,6 +29,7 @@ import type { Logger } from '../log.js';
 import type { Pairing } from '../pairing/pairing.js';
 import { logBurns, PairingCodes } from '../pairing/pairingCodes.js';
 import { DEFAULT_RELAY_ORIGINS, loopbackOrigins, normalizeOrigin } from '../relay/originPolicy.js';
+import type { startMachinery } from './hubMachinery.js';
 
 /** Options of {@link startHubRole}. */
 export interface HubRoleOptions {
@@ -49,7 +51,7 @@ export interface HubRoleOptions {
   /** This process's `/mcp` when it is served on another port (a front that took over). */
   mcpUrl?: string;
   /** Loads the machinery (default `hubMachinery.ts`; tests pass one that fails). */
-  machinery?: () => Promise<Pick<typeof import('./hubMachinery.js'), 'startMachinery'>>;
+  machinery?: () => Promise<{ startMachinery: typeof startMachinery }>;
 }
 
 /** A running hub role. */

@@ -8,9 +8,9 @@
  * role with a hub to follow, `ws` with the first socket, over HTTP the MCP SDK
  * and our MCP front with the first `/mcp` request, over stdio the MCP SDK
  * with stdin's first bytes and our MCP front with the client's first message.
- * The hub role's machinery (its schemas, the hub, the relay) loads right after
- * the ports are bound and the caller has written its ready line; what reaches
- * the ports or MCP before that waits for it (`hubRole.ts`).
+ * The hub role's machinery (its schemas, the hub, the relay) loads with the
+ * first request or socket on its port, or MCP's first call to the hub; what
+ * arrives meanwhile waits for it (`hubRole.ts`).
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
@@ -27,7 +27,7 @@ import { createLogger, type Logger } from '../log.js';
 import { secureDirectory } from '../pairing/secureFile.js';
 import { pairUrlOf } from '../http/pairUrl.js';
 import { DeferredHubPort } from './deferredHub.js';
-import { openHubRole } from './hubRole.js';
+import { openHubRole, type HubRoleOptions } from './hubRole.js';
 import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
 
 /** Makes the MCP server of one stdio connection, for the revision family its opening chose. */
@@ -68,6 +68,8 @@ export interface StartOptions {
   extendMcp?: McpExtension;
   stdin?: Readable;
   stdout?: Writable;
+  /** Loads the hub role's machinery (tests: one that cannot load). */
+  hubMachinery?: HubRoleOptions['machinery'];
 }
 
 /** What {@link startServer} started. */
@@ -79,13 +81,14 @@ export interface RunningServer {
   /** `hub` when this process owns the relay now, `front` when it follows another's. */
   role(): 'hub' | 'front';
   /**
-   * Resolves once the role's hub runs and MCP's modules can be found (they
-   * load with the first MCP bytes or `/mcp` request); rejects when they
-   * cannot be, after closing everything.
+   * Resolves once MCP is connected (stdio) or its modules are loaded (HTTP);
+   * rejects when they cannot be, after closing everything.
    */
   readonly mcpReady: Promise<void>;
   /** Resolves once the server closed (stdio ended, or {@link close}). */
   readonly closed: Promise<void>;
+  /** Why the server closed itself (its hub could not load, SPEC §12), or null. */
+  failure(): Error | null;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,7 @@ export interface RunningServer {
 interface Started {
   /** The role's hub, once its machinery runs; rejects when it cannot load. */
   hub: Promise<HubPort>;
-  /** Starts loading what the role loads after the ready line (once; a request on its ports starts it too). */
+  /** Starts loading what the role loads when first needed (once; a request on its port starts it too). */
   load(): void;
   urls: ServerUrls;
   role(): 'hub' | 'front';
@@ -150,35 +153,38 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
     await stdio?.close();
     throw error;
   }
+  let failure: Error | null = null;
   started.hub.then(
     (hub) => port.use(hub),
-    (error: unknown) => port.fail(error),
+    (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      port.fail(failure);
+      void close();
+    },
   );
+  // MCP's first call to the hub loads it, if its port has not yet.
+  void port.wanted.then(started.load);
   const { close, closed } = closer(async () => {
     await stdio?.close();
     await started.stop();
     logger.info('stopped');
   });
   stdio?.onEnd(() => void close());
-  // A server closed before its hub loaded (stdin ended at once) was never ready, and did not fail either.
-  const hubRuns = Promise.race([started.hub, closed]);
-  const mcpReady = Promise.all([stdio ? stdio.connected : mcpModulesFound(), hubRuns]).then(() => undefined);
-  const closeOnFailure = mcpReady.catch(async (error: unknown) => {
+  const mcpReady = (stdio ? stdio.connected : mcpModulesFound()).catch(async (error: unknown) => {
     await close();
     throw error;
   });
   // Whoever awaits mcpReady sees the failure; nobody awaiting must not crash the process.
-  closeOnFailure.catch(() => undefined);
-  // The hub's machinery loads once the caller has written its ready line (this resolves first).
-  setImmediate(started.load);
+  mcpReady.catch(() => undefined);
   const code = started.urls.demoUrl ? await started.pairCode() : null;
   const pairUrl = code === null ? null : pairUrlOf(started.urls.demoUrl, code);
   return {
     urls: { ...started.urls, ...(pairUrl ? { pairUrl } : {}) },
     hub: port,
     role: started.role,
-    mcpReady: closeOnFailure,
+    mcpReady,
     closed,
+    failure: () => failure,
     close,
   };
 }
@@ -204,6 +210,7 @@ async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
       logger,
       version,
       timing: options.timing,
+      ...(options.hubMachinery ? { machinery: options.hubMachinery } : {}),
     });
     return {
       hub: role.running.then(
