@@ -99,12 +99,9 @@ export async function openHubRole(options: HubRoleOptions): Promise<OpenHubRole>
   const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
   const tokens = { admin: randomBytes(24).toString('base64url'), front: randomBytes(24).toString('base64url') };
   const startedAt = new Date().toISOString();
-  let loading: Promise<HubRole> | null = null;
-  let closed = false;
-  let settle: { resolve(role: HubRole): void; reject(error: unknown): void } = { resolve() {}, reject() {} };
-  const running = new Promise<HubRole>((resolve, reject) => (settle = { resolve, reject }));
-  running.catch(() => undefined);
-  const held = heldServer(() => void load());
+  // Made before the port listens: a request may arrive while the demo starts.
+  const loader = machineryLoader(options.machinery);
+  const held = heldServer(() => void loader.load());
   await listen(held.http, options.bind);
   const bound: BoundAddress = { host: options.bind.host, port: (held.http.address() as { port: number }).port };
   const port = portUrls(bound);
@@ -117,35 +114,62 @@ export async function openHubRole(options: HubRoleOptions): Promise<OpenHubRole>
   };
   const rewrite = () => writeHubFile(config.home, hubFile(options, startedAt, port.origin, tokens, urls, origins));
   rewrite();
-  const parts: OpenedParts = { options, codes, origins, adminToken: tokens.admin, held, demo, urls, rewrite };
-  let partsClosed: Promise<void> | null = null;
-  const closeParts = () => (partsClosed ??= closeOpened(parts));
-  const load = (): Promise<HubRole> => {
-    if (closed || loading) return running;
-    loading = (options.machinery ?? (() => import('./hubMachinery.js')))()
-      .then(({ startMachinery }) => startMachinery(parts, tokens.front))
-      .catch(async (error: unknown) => {
-        held.fail();
-        await closeParts();
-        throw error;
-      });
-    loading.then(settle.resolve, settle.reject);
-    return running;
-  };
-  let closing: Promise<void> | null = null;
+  loader.opened({ options, codes, origins, adminToken: tokens.admin, held, demo, urls, rewrite }, tokens.front);
   return {
     urls,
     pairCode: () => codes.issue(config.pairGrant).code,
-    loaded: load,
+    loaded: () => loader.load(),
+    running: loader.running,
+    close: () => loader.close(),
+  };
+}
+
+/** Loads the machinery once, when asked and the role is open; closes what was opened when it cannot load or the role closes first. */
+function machineryLoader(machinery: HubRoleOptions['machinery'] = () => import('./hubMachinery.js')) {
+  let parts: { opened: OpenedParts; frontToken: string } | null = null;
+  let wanted = false;
+  let closed = false;
+  let loading: Promise<HubRole> | null = null;
+  let partsClosed: Promise<void> | null = null;
+  let closing: Promise<void> | null = null;
+  let settle: { resolve(role: HubRole): void; reject(error: unknown): void } = { resolve() {}, reject() {} };
+  const running = new Promise<HubRole>((resolve, reject) => (settle = { resolve, reject }));
+  running.catch(() => undefined);
+  const closeParts = (opened: OpenedParts) => (partsClosed ??= closeOpened(opened));
+  const begin = () => {
+    if (!wanted || closed || loading || !parts) return;
+    const { opened, frontToken } = parts;
+    loading = machinery()
+      .then(({ startMachinery }) => startMachinery(opened, frontToken))
+      .catch(async (error: unknown) => {
+        opened.held.fail();
+        await closeParts(opened);
+        throw error;
+      });
+    loading.then(settle.resolve, settle.reject);
+  };
+  return {
     running,
-    close: () =>
-      (closing ??= (async () => {
+    load(): Promise<HubRole> {
+      wanted = true;
+      begin();
+      return running;
+    },
+    /** The role is open: a load asked for meanwhile begins now. */
+    opened(opened: OpenedParts, frontToken: string): void {
+      parts = { opened, frontToken };
+      begin();
+    },
+    close(): Promise<void> {
+      return (closing ??= (async () => {
         closed = true;
         const role = loading ? await loading.catch(() => null) : null;
         if (role) return role.close();
-        held.fail();
-        await closeParts();
-      })()),
+        if (!parts) return;
+        parts.opened.held.fail();
+        await closeParts(parts.opened);
+      })());
+    },
   };
 }
 
