@@ -2,9 +2,10 @@
  * Access classes, grants and the adapter maximum (SPEC §2, §5).
  */
 import * as z from 'zod/mini';
+import { ACCESS_CLASSES, DEFAULT_GRANT as NAMED_DEFAULT_GRANT } from './names.js';
 
 /** What a control needs: `read` < `write` < `trade`. */
-export const AccessClassSchema = z.enum(['read', 'write', 'trade']);
+export const AccessClassSchema = z.enum(ACCESS_CLASSES);
 /** What a control needs. */
 export type AccessClass = z.infer<typeof AccessClassSchema>;
 
@@ -14,7 +15,7 @@ export const GrantSchema = AccessClassSchema;
 export type Grant = AccessClass;
 
 /** The grant a newly paired host starts with. */
-export const DEFAULT_GRANT: Grant = 'write';
+export const DEFAULT_GRANT: Grant = NAMED_DEFAULT_GRANT;
 
 /** A control's risk classification. */
 export const RiskSchema = z.enum(['read', 'write', 'financial']);

@@ -4,7 +4,10 @@
  * log level and the grant a pairing link proposes.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_GRANT, lowerLimits, TOOL_NAMES, type Limits, type ToolName } from '../../protocol/index.js';
+// The CLI's path to a server's ready line loads no wire schema (SPEC §12): constants only.
+import type { ToolName } from '../../protocol/index.js';
+import { lowerLimits, type Limits } from '../../protocol/limits.js';
+import { DEFAULT_GRANT, TOOL_NAME_LIST } from '../../protocol/names.js';
 import type { ServerConfig } from '../config.js';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { resolveHome } from '../pairing/secureFile.js';
@@ -44,8 +47,8 @@ function toolAllowlist(values: string[] | undefined): ToolName[] | null {
   const names = list(values);
   if (names === null) return null;
   for (const name of names) {
-    if (!(TOOL_NAMES as string[]).includes(name))
-      throw new UsageError(`--tool-allowlist: unknown tool "${name}". Tools: ${TOOL_NAMES.join(', ')}.`);
+    if (!(TOOL_NAME_LIST as readonly string[]).includes(name))
+      throw new UsageError(`--tool-allowlist: unknown tool "${name}". Tools: ${TOOL_NAME_LIST.join(', ')}.`);
   }
   return [...new Set(names)] as ToolName[];
 }

@@ -109,7 +109,9 @@ async function serve(command: Extract<Command, { kind: 'serve' }>, io: CliIo): P
     },
   );
   await running.closed;
-  return failed ? 1 : 0;
+  const failure = running.failure();
+  if (failure) io.stderr.write(`tradescript-mcp: ${failure.message}\n`);
+  return failed || failure ? 1 : 0;
 }
 
 /** One cluster node (SPEC §14); loaded, with the Redis client, only with --cluster. */

@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { PairedHost } from '../pairing/credentialFile.js';
 import type { Pairing } from '../pairing/pairing.js';
 import { readBody, sendJson } from './body.js';
+import { pairUrlOf } from './pairUrl.js';
 import { bearerAllowed } from './requestGuard.js';
 
 const MAX_ADMIN_BODY = 16 * 1024;
@@ -64,10 +65,7 @@ const RevokeBodySchema = z.union([
   z.object({ hostId: z.string().min(1).max(128) }).strict(),
 ]);
 
-/** Builds a pairing link: the code rides in the fragment, which never reaches a server log. */
-export function pairUrlOf(demoUrl: string | undefined, code: string): string | null {
-  return demoUrl ? `${demoUrl.replace(/\/?$/, '/')}#pair=${code}` : null;
-}
+export { pairUrlOf };
 
 /** Handles one `/admin/...` request already past the Host check. */
 export async function handleAdmin(

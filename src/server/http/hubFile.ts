@@ -4,9 +4,11 @@
  * server process joins instead of binding the relay (SPEC §9). A hub that
  * takes over after the last one exited reads the relay port and origins here.
  */
-import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, removeFile, writeSecureFile } from '../pairing/secureFile.js';
+import { readJsonFile, removeFile } from '../pairing/secureFile.js';
+import { hubFilePath } from './hubFilePath.js';
+
+export { hubFilePath, writeHubFile } from './hubFilePath.js';
 
 /** The hub file's contents. */
 export const HubFileSchema = z
@@ -29,16 +31,6 @@ export const HubFileSchema = z
   .strict();
 /** The hub file's contents. */
 export type HubFile = z.infer<typeof HubFileSchema>;
-
-/** Where the hub file lives. */
-export function hubFilePath(home: string): string {
-  return join(home, 'hub.json');
-}
-
-/** Writes the hub file (0600). */
-export function writeHubFile(home: string, file: HubFile): void {
-  writeSecureFile(hubFilePath(home), `${JSON.stringify(file, null, 2)}\n`);
-}
 
 /** Reads and validates the hub file; null when missing or not ours. */
 export function readHubFile(home: string): HubFile | null {

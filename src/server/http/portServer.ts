@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { HUB_LINK_PATH } from '../../protocol/wire/hubLink.js';
 import type { Hub } from '../hub/hub.js';
 import type { LinkUpgrade } from '../hubLink/linkUpgrade.js';
@@ -16,16 +17,12 @@ import { createRelayUpgrade, type RelayUpgrade } from '../relay/upgrade.js';
 import { originAllowlist } from '../relay/originPolicy.js';
 import { handleAdmin, type AdminContext } from './adminApi.js';
 import { sendJson } from './body.js';
+import type { HeldServer } from './heldServer.js';
+import { closeServer, listen, portUrls } from './listen.js';
 import type { McpHttpEndpoint, McpServerFactory } from './mcpEndpoint.js';
-import {
-  bearerAllowed,
-  hostMatches,
-  displayHost,
-  isLoopbackHost,
-  mcpOriginAllowed,
-  urlHost,
-  type BoundAddress,
-} from './requestGuard.js';
+import { bearerAllowed, hostMatches, isLoopbackHost, mcpOriginAllowed, type BoundAddress } from './requestGuard.js';
+
+export { closeServer, listen } from './listen.js';
 
 /** Options of {@link startPortServer}. */
 export interface PortServerOptions {
@@ -44,6 +41,8 @@ export interface PortServerOptions {
   hubLink?: LinkUpgrade | null;
   /** Tests pass smaller relay frames. */
   relayMaxPayload?: number;
+  /** A port already listening on `bind` that held what arrived until now (`heldServer.ts`): served, not bound again. */
+  held?: HeldServer;
 }
 
 /** The running MCP/relay server. */
@@ -62,7 +61,7 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   sendJson(res, status, { error: message }, headers);
 }
 
-/** Listens on `bind` (port 0: ephemeral) and resolves once listening. */
+/** Listens on `bind` (port 0: ephemeral), or serves `options.held`, and resolves once listening. */
 export async function startPortServer(bind: BoundAddress, options: PortServerOptions): Promise<PortServer> {
   const logger = options.logger.child('http');
   // `/mcp`'s code loads only where MCP runs over HTTP.
@@ -98,30 +97,36 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
     return refuse(res, 404, 'not found');
   };
 
-  const http = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     route(req, res).catch(() => {
       logger.error('request failed', { path: (req.url ?? '').split('?')[0] });
       if (!res.headersSent) refuse(res, 500, 'internal error');
       else res.end();
     });
-  });
-  // MCP clients reuse connections between calls; with Node's 5 s default a client that pauses
-  // (a loaded machine, a model thinking) can send its next POST as the server closes the socket.
-  http.keepAliveTimeout = 65_000;
-  http.on('upgrade', (req, socket, head) => {
+  };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === HUB_LINK_PATH && options.hubLink) return options.hubLink.handle(req, socket, head);
     if (relay) return relay.handle(req, socket, head);
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-  });
-  await listen(http, bind);
+  };
+  const http = options.held?.http ?? createServer(onRequest);
+  // MCP clients reuse connections between calls; with Node's 5 s default a client that pauses
+  // (a loaded machine, a model thinking) can send its next POST as the server closes the socket.
+  http.keepAliveTimeout = 65_000;
+  if (!options.held) {
+    http.on('upgrade', onUpgrade);
+    await listen(http, bind);
+  }
   bound.port = (http.address() as AddressInfo).port;
-  const origin = `http://${displayHost(bind.host)}:${bound.port}`;
+  // What the held port kept waiting is routed now, against the bound port.
+  options.held?.serve({ request: onRequest, upgrade: onUpgrade });
+  const { origin, relayUrl, mcpUrl } = portUrls(bound);
   return {
     bound,
     origin,
-    relayUrl: `${origin.replace(/^http/, 'ws')}/relay`,
-    mcpUrl: `${origin}/mcp`,
+    relayUrl,
+    mcpUrl,
     http,
     mcpEndpoint: endpoint,
     async close() {
@@ -131,32 +136,4 @@ export async function startPortServer(bind: BoundAddress, options: PortServerOpt
       await closeServer(http);
     },
   };
-}
-
-/** Listens, rejecting with a clear message when the port is taken. */
-export function listen(server: HttpServer, bind: BoundAddress): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const where = `${urlHost(bind.host)}:${bind.port}`;
-      if (error.code === 'EADDRINUSE') {
-        const message = `Port ${where} is in use: is another tradescript-mcp running? Use --port to choose another.`;
-        // The code stays readable: a front that loses the race for the relay port follows the winner.
-        reject(Object.assign(new Error(message), { code: 'EADDRINUSE' }));
-      } else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`Cannot listen on ${where}: no such local address.`));
-      else reject(error);
-    };
-    server.once('error', onError);
-    server.listen(bind.port, bind.host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
-
-/** Stops listening and ends open connections (long-lived SSE streams included). */
-export function closeServer(server: HttpServer): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }

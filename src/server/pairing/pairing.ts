@@ -7,7 +7,7 @@ import type { Grant } from '../../protocol/index.js';
 import type { HelloVerdict, RelayAuthenticator } from '../relay/relayServerConnection.js';
 import { CredentialFile } from './credentialFile.js';
 import type { Logger } from '../log.js';
-import { GUESS_WINDOW_MS, PairingCodes, type IssuedCode } from './pairingCodes.js';
+import { logBurns, PairingCodes, type IssuedCode } from './pairingCodes.js';
 
 /** What the page shows when a code does not work. */
 export const CODE_REFUSED = 'pairing code expired or used; run `npx tradescript-mcp pair` for a fresh link';
@@ -24,6 +24,8 @@ export interface PairingOptions {
   codeTtlMs?: number;
   /** Where a burn of the outstanding codes is logged (counts only, never a code). */
   logger?: Logger;
+  /** Codes already issued (a starting hub issues its first before it loads the rest; `now` and `codeTtlMs` are theirs). */
+  codes?: PairingCodes;
 }
 
 /** Codes and credentials of one server. */
@@ -33,13 +35,7 @@ export class Pairing implements RelayAuthenticator {
   readonly codeRefused = CODE_REFUSED;
 
   constructor(options: PairingOptions) {
-    this.codes = new PairingCodes(options.now, options.codeTtlMs, (wrongCodes, burned) =>
-      options.logger?.warn('pairing codes burned after wrong codes; run `tradescript-mcp pair` for a fresh link', {
-        wrongCodes,
-        windowMs: GUESS_WINDOW_MS,
-        burned,
-      }),
-    );
+    this.codes = options.codes ?? new PairingCodes(options.now, options.codeTtlMs, logBurns(options.logger));
     this.store = new CredentialFile(options.home, options.now);
   }
 

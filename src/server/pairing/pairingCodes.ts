@@ -7,7 +7,9 @@
  * outstanding code (the person runs `pair` again).
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { RELAY_TIMING, type Grant } from '../../protocol/index.js';
+import type { Grant } from '../../protocol/index.js';
+import { RELAY_TIMING } from '../../protocol/limits.js';
+import type { Logger } from '../log.js';
 
 /** No 0/O, 1/I/L, U/V look-alikes. */
 export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTWXYZ';
@@ -20,6 +22,16 @@ export const GUESS_WINDOW_MS = 60_000;
 
 /** Told when guessing burned the outstanding codes: how many wrong codes, how many codes burned. */
 export type BurnListener = (wrongCodes: number, burned: number) => void;
+
+/** A {@link BurnListener} that warns on `logger` (counts only, never a code). */
+export function logBurns(logger: Logger | undefined): BurnListener {
+  return (wrongCodes, burned) =>
+    logger?.warn('pairing codes burned after wrong codes; run `tradescript-mcp pair` for a fresh link', {
+      wrongCodes,
+      windowMs: GUESS_WINDOW_MS,
+      burned,
+    });
+}
 
 /** A freshly issued code. */
 export interface IssuedCode {

@@ -5,22 +5,31 @@
  * demo's own origin. Writes `hub.json` (mode 0600) and removes it on close.
  * The first process of a home takes this role; a front takes it over when the
  * hub's process exits.
+ *
+ * It opens in two steps (SPEC §12): {@link openHubRole} binds the ports,
+ * issues the first pairing code and writes `hub.json` with none of the hub's
+ * machinery loaded (no schema, no hub, no relay); {@link OpenHubRole.loaded}
+ * loads and starts it (`hubMachinery.ts`) when it is first needed: the first
+ * request or socket on the port (which waits for it), or the first call of
+ * this process's MCP. A server nobody has used holds none of it.
  */
 import { randomBytes } from 'node:crypto';
-import type { Grant } from '../../protocol/index.js';
 import type { ServerConfig } from '../config.js';
 import type { DemoServer } from '../http/demo/demoServer.js';
-import type { AdminContext, ServerUrls } from '../http/adminApi.js';
-import { startPortServer, type PortServer } from '../http/portServer.js';
-import { removeHubFile, writeHubFile, type HubFile } from '../http/hubFile.js';
+import type { ServerUrls } from '../http/adminApi.js';
+import { heldServer, type HeldServer } from '../http/heldServer.js';
+import type { HubFile } from '../http/hubFile.js';
+import { writeHubFile } from '../http/hubFilePath.js';
+import { closeServer, listen, portUrls } from '../http/listen.js';
 import type { McpServerFactory } from '../http/mcpEndpoint.js';
+import type { PortServer } from '../http/portServer.js';
 import type { BoundAddress } from '../http/requestGuard.js';
-import { Hub, type HubTiming } from '../hub/hub.js';
-import { HubLinkServer } from '../hubLink/hubLinkServer.js';
-import { createLinkUpgrade } from '../hubLink/linkUpgrade.js';
+import type { Hub, HubTiming } from '../hub/hub.js';
 import type { Logger } from '../log.js';
-import { Pairing } from '../pairing/pairing.js';
+import type { Pairing } from '../pairing/pairing.js';
+import { logBurns, PairingCodes } from '../pairing/pairingCodes.js';
 import { DEFAULT_RELAY_ORIGINS, loopbackOrigins, normalizeOrigin } from '../relay/originPolicy.js';
+import type { startMachinery } from './hubMachinery.js';
 
 /** Options of {@link startHubRole}. */
 export interface HubRoleOptions {
@@ -41,6 +50,8 @@ export interface HubRoleOptions {
   inheritedOrigins?: readonly string[];
   /** This process's `/mcp` when it is served on another port (a front that took over). */
   mcpUrl?: string;
+  /** Loads the machinery (default `hubMachinery.ts`; tests pass one that fails). */
+  machinery?: () => Promise<{ startMachinery: typeof startMachinery }>;
 }
 
 /** A running hub role. */
@@ -53,81 +64,129 @@ export interface HubRole {
   close(): Promise<void>;
 }
 
-/** Binds the relay port, serves, and writes `hub.json`; rejects (closing what started) when a port is taken. */
-export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
-  const { config, logger, version } = options;
-  const pairing = new Pairing({ home: config.home, logger: logger.child('pairing') });
-  if (pairing.store.setAside) logger.warn('unreadable credentials file set aside; hosts must pair again');
-  const hub = new Hub({
-    auth: pairing,
-    logger: logger.child('hub'),
-    serverVersion: version,
-    tradingEnabled: config.adapter.maxAccess === 'trade',
-    timing: options.timing,
-    limits: config.limits,
-  });
+/** A hub role whose ports are bound and whose machinery may still be loading. */
+export interface OpenHubRole {
+  readonly urls: ServerUrls;
+  /** Issues a pairing code for `config.pairGrant`. */
+  pairCode(): string;
+  /** Loads and starts the hub's machinery (once; the first request on the port starts it too); resolves with {@link running}. */
+  loaded(): Promise<HubRole>;
+  /**
+   * The role once its machinery runs, whoever started it; rejects, the ports
+   * closed, when it cannot load. Never settles when the role closed first.
+   */
+  readonly running: Promise<HubRole>;
+  close(): Promise<void>;
+}
+
+/** What `hubMachinery.ts` gets from the opened role. */
+export interface OpenedParts {
+  options: HubRoleOptions;
+  codes: PairingCodes;
+  origins: Set<string>;
+  adminToken: string;
+  held: HeldServer;
+  demo: DemoServer | null;
+  urls: ServerUrls;
+  /** Writes `hub.json` again (the origins changed). */
+  rewrite(): void;
+}
+
+/** Binds the relay port and the demo, writes `hub.json`, and resolves; the machinery loads with {@link OpenHubRole.loaded}. */
+export async function openHubRole(options: HubRoleOptions): Promise<OpenHubRole> {
+  const { config, logger } = options;
+  const codes = new PairingCodes(undefined, undefined, logBurns(logger.child('pairing')));
   const origins = new Set([...DEFAULT_RELAY_ORIGINS, ...config.allowedOrigins, ...(options.inheritedOrigins ?? [])]);
-  let urls: ServerUrls = { relayUrl: '' };
-  let front: PortServer | null = null;
-  const frontToken = randomBytes(24).toString('base64url');
+  const tokens = { admin: randomBytes(24).toString('base64url'), front: randomBytes(24).toString('base64url') };
   const startedAt = new Date().toISOString();
-  const rewrite = () =>
-    front &&
-    writeHubFile(
-      config.home,
-      hubFile(options, startedAt, front, { admin: admin.token, front: frontToken }, urls, origins),
-    );
-  const links = new HubLinkServer({
-    hub,
-    logger: logger.child('front'),
-    serverVersion: version,
-    relayUrl: () => urls.relayUrl,
-    pair: (grant: Grant) => pairing.issueCode(grant),
-    addRelayOrigins: (list) => addOrigins(origins, list) && rewrite(),
-  });
-  const admin = adminContext(hub, pairing, logger, version, config, () => urls);
-  front = await startPortServer(options.bind, {
-    hub,
-    logger,
-    bearerToken: config.bearerToken,
-    mcp: options.mcp,
-    relayOrigins: () => origins,
-    admin: () => admin,
-    hubLink: createLinkUpgrade({
-      token: frontToken,
-      bound: () => front?.bound ?? options.bind,
-      logger: logger.child('front'),
-      accept: (socket) => links.accept(socket),
-    }),
-  });
-  const demo = await startDemoOrClose(options, front);
+  // Made before the port listens: a request may arrive while the demo starts.
+  const loader = machineryLoader(options.machinery);
+  const held = heldServer(() => void loader.load());
+  await listen(held.http, options.bind);
+  const bound: BoundAddress = { host: options.bind.host, port: (held.http.address() as { port: number }).port };
+  const port = portUrls(bound);
+  const demo = await startDemoOrClose(options, port.relayUrl, held);
   if (demo) addOrigins(origins, loopbackOrigins(demo.bound.port));
-  urls = {
-    ...(options.mcp ? { mcpUrl: front.mcpUrl } : options.mcpUrl ? { mcpUrl: options.mcpUrl } : {}),
-    relayUrl: front.relayUrl,
+  const urls: ServerUrls = {
+    ...(options.mcp ? { mcpUrl: port.mcpUrl } : options.mcpUrl ? { mcpUrl: options.mcpUrl } : {}),
+    relayUrl: port.relayUrl,
     ...(demo ? { demoUrl: demo.url } : {}),
   };
+  const rewrite = () => writeHubFile(config.home, hubFile(options, startedAt, port.origin, tokens, urls, origins));
   rewrite();
-  const served = front;
+  loader.opened({ options, codes, origins, adminToken: tokens.admin, held, demo, urls, rewrite }, tokens.front);
   return {
-    hub,
-    pairing,
-    front: served,
-    demo,
     urls,
-    async close() {
-      hub.close();
-      // Requests in flight just resolved as lost: let their outcomes reach the fronts before the links close.
-      await new Promise((resolve) => setImmediate(resolve));
-      links.close();
-      await Promise.all([served.close(), demo?.close()]);
-      removeHubFile(config.home, admin.token);
+    pairCode: () => codes.issue(config.pairGrant).code,
+    loaded: () => loader.load(),
+    running: loader.running,
+    close: () => loader.close(),
+  };
+}
+
+/** Loads the machinery once, when asked and the role is open; closes what was opened when it cannot load or the role closes first. */
+function machineryLoader(machinery: HubRoleOptions['machinery'] = () => import('./hubMachinery.js')) {
+  let parts: { opened: OpenedParts; frontToken: string } | null = null;
+  let wanted = false;
+  let closed = false;
+  let loading: Promise<HubRole> | null = null;
+  let partsClosed: Promise<void> | null = null;
+  let closing: Promise<void> | null = null;
+  let settle: { resolve(role: HubRole): void; reject(error: unknown): void } = { resolve() {}, reject() {} };
+  const running = new Promise<HubRole>((resolve, reject) => (settle = { resolve, reject }));
+  running.catch(() => undefined);
+  const closeParts = (opened: OpenedParts) => (partsClosed ??= closeOpened(opened));
+  const begin = () => {
+    if (!wanted || closed || loading || !parts) return;
+    const { opened, frontToken } = parts;
+    loading = machinery()
+      .then(({ startMachinery }) => startMachinery(opened, frontToken))
+      .catch(async (error: unknown) => {
+        opened.held.fail();
+        await closeParts(opened);
+        throw error;
+      });
+    loading.then(settle.resolve, settle.reject);
+  };
+  return {
+    running,
+    load(): Promise<HubRole> {
+      wanted = true;
+      begin();
+      return running;
+    },
+    /** The role is open: a load asked for meanwhile begins now. */
+    opened(opened: OpenedParts, frontToken: string): void {
+      parts = { opened, frontToken };
+      begin();
+    },
+    close(): Promise<void> {
+      return (closing ??= (async () => {
+        closed = true;
+        const role = loading ? await loading.catch(() => null) : null;
+        if (role) return role.close();
+        if (!parts) return;
+        parts.opened.held.fail();
+        await closeParts(parts.opened);
+      })());
     },
   };
 }
 
+/** Opens the role and loads its machinery: the role a front takes over with. */
+export async function startHubRole(options: HubRoleOptions): Promise<HubRole> {
+  return (await openHubRole(options)).loaded();
+}
+
+/** Closes what {@link openHubRole} opened when the machinery never ran. */
+async function closeOpened(parts: OpenedParts): Promise<void> {
+  await Promise.all([closeServer(parts.held.http), parts.demo?.close()]);
+  const { removeHubFile } = await import('../http/hubFile.js');
+  removeHubFile(parts.options.config.home, parts.adminToken);
+}
+
 /** Adds normalized origins; true when one was new. */
-function addOrigins(origins: Set<string>, list: readonly string[]): boolean {
+export function addOrigins(origins: Set<string>, list: readonly string[]): boolean {
   let added = false;
   for (const value of list) {
     const origin = normalizeOrigin(value);
@@ -138,31 +197,10 @@ function addOrigins(origins: Set<string>, list: readonly string[]): boolean {
   return added;
 }
 
-function adminContext(
-  hub: Hub,
-  pairing: Pairing,
-  logger: Logger,
-  version: string,
-  config: ServerConfig,
-  urls: () => ServerUrls,
-): AdminContext {
-  const token = randomBytes(24).toString('base64url');
-  return {
-    hub,
-    pairing,
-    logger: logger.child('admin'),
-    token,
-    version,
-    defaultGrant: config.pairGrant,
-    tradingEnabled: config.adapter.maxAccess === 'trade',
-    urls,
-  };
-}
-
 function hubFile(
   options: HubRoleOptions,
   startedAt: string,
-  front: PortServer,
+  origin: string,
   tokens: { admin: string; front: string },
   urls: ServerUrls,
   origins: Set<string>,
@@ -172,26 +210,30 @@ function hubFile(
     pid: process.pid,
     serverVersion: options.version,
     startedAt,
-    adminUrl: `${front.origin}/admin`,
+    adminUrl: `${origin}/admin`,
     adminToken: tokens.admin,
     ...urls,
-    frontUrl: `${front.origin.replace(/^http/, 'ws')}/front`,
+    frontUrl: `${origin.replace(/^http/, 'ws')}/front`,
     frontToken: tokens.front,
     relayOrigins: [...origins],
   };
 }
 
-async function startDemoOrClose(options: HubRoleOptions, front: PortServer): Promise<DemoServer | null> {
+async function startDemoOrClose(
+  options: HubRoleOptions,
+  relayUrl: string,
+  held: HeldServer,
+): Promise<DemoServer | null> {
   if (!options.demo) return null;
   try {
     const { startDemoServer } = await import('../http/demo/demoServer.js');
-    return await startDemoServer(options.demo, { relayUrl: () => front.relayUrl, root: options.demoRoot });
+    return await startDemoServer(options.demo, { relayUrl: () => relayUrl, root: options.demoRoot });
   } catch (error) {
     if (options.demoBestEffort) {
       options.logger.warn('the demo port is taken; serving without the demo', { port: options.demo.port });
       return null;
     }
-    await front.close();
+    await closeServer(held.http);
     throw error;
   }
 }

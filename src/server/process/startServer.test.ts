@@ -105,6 +105,54 @@ describe('startServer (SPEC §1, §11)', () => {
   });
 });
 
+describe('startServer loads its hub when first needed (SPEC §12 start → ready, idle footprint)', () => {
+  it('a stdio server has loaded no hub until MCP first needs it; that first read is answered by the hub', async () => {
+    const home = tempHome();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let loads = 0;
+    const running = await startServer(config(home), {
+      mcp: 'stdio',
+      bind: { host: '127.0.0.1', port: 0 },
+      demo: null,
+      stdin,
+      stdout,
+      logger: createLogger('silent'),
+      hubMachinery: () => {
+        loads++;
+        return import('./hubMachinery.js');
+      },
+    });
+    expect(readHubFile(home)).toMatchObject({ pid: process.pid, relayUrl: running.urls.relayUrl });
+    expect(loads).toBe(0);
+    const client = new Client({ name: 'stdio-first-use', version: '1' });
+    await client.connect(streamTransport(stdin, stdout));
+    const sessions = await client.readResource({ uri: 'tradescript://sessions' });
+    expect(JSON.parse(String((sessions.contents[0] as { text?: string }).text))).toMatchObject({ sessions: [] });
+    expect(loads).toBe(1);
+    stdin.end();
+    await running.closed;
+    expect(running.failure()).toBeNull();
+  });
+
+  it('a hub that cannot load: the request that waited for it gets 503, the server closes itself and says why', async () => {
+    const home = tempHome();
+    const running = await startServer(config(home), {
+      mcp: 'http',
+      bind: { host: '127.0.0.1', port: 0 },
+      demo: null,
+      logger: createLogger('silent'),
+      hubMachinery: () => Promise.reject(new Error('disk gone')),
+    });
+    await running.mcpReady;
+    const answer = await fetch(running.urls.mcpUrl ?? '', { method: 'POST', body: '{}' });
+    expect(answer.status).toBe(503);
+    await running.closed;
+    expect(running.failure()?.message).toBe('the hub could not load: disk gone');
+    expect(existsSync(hubFilePath(home))).toBe(false);
+  });
+});
+
 describe('CLI main (SPEC §11)', () => {
   it('writes one ready line to stderr, nothing to stdout, and stops on request', async () => {
     const home = tempHome();

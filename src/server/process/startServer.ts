@@ -8,22 +8,26 @@
  * role with a hub to follow, `ws` with the first socket, over HTTP the MCP SDK
  * and our MCP front with the first `/mcp` request, over stdio the MCP SDK
  * with stdin's first bytes and our MCP front with the client's first message.
+ * The hub role's machinery (its schemas, the hub, the relay) loads with the
+ * first request or socket on its port, or MCP's first call to the hub; what
+ * arrives meanwhile waits for it (`hubRole.ts`).
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
 import type { ServerConfig } from '../config.js';
 import { packageVersion } from '../http/demo/packageRoot.js';
-import { pairUrlOf, type ServerUrls } from '../http/adminApi.js';
+import type { ServerUrls } from '../http/adminApi.js';
+import { hubFileExists } from '../http/hubFilePath.js';
 import type { McpServerFactory } from '../http/mcpEndpoint.js';
 import type { BoundAddress } from '../http/requestGuard.js';
 import type { HubTiming } from '../hub/hub.js';
 import type { HubPort } from '../hub/hubPort.js';
 import type { McpExtension } from '../mcp/createMcpServer.js';
-import { probeHub } from '../hubLink/discovery.js';
 import { createLogger, type Logger } from '../log.js';
 import { secureDirectory } from '../pairing/secureFile.js';
+import { pairUrlOf } from '../http/pairUrl.js';
 import { DeferredHubPort } from './deferredHub.js';
-import { startHubRole } from './hubRole.js';
+import { openHubRole, type HubRoleOptions } from './hubRole.js';
 import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
 
 /** Makes the MCP server of one stdio connection, for the revision family its opening chose. */
@@ -64,13 +68,15 @@ export interface StartOptions {
   extendMcp?: McpExtension;
   stdin?: Readable;
   stdout?: Writable;
+  /** Loads the hub role's machinery (tests: one that cannot load). */
+  hubMachinery?: HubRoleOptions['machinery'];
 }
 
 /** What {@link startServer} started. */
 export interface RunningServer {
   /** `mcpUrl` (HTTP mode), `relayUrl`, and with the demo `demoUrl` and a fresh `pairUrl`. */
   readonly urls: ServerUrls & { pairUrl?: string };
-  /** What this process's MCP connections call: its own hub, or the hub it follows. */
+  /** What this process's MCP connections call: its own hub, or the hub it follows (calls wait while the hub loads). */
   readonly hub: HubPort;
   /** `hub` when this process owns the relay now, `front` when it follows another's. */
   role(): 'hub' | 'front';
@@ -81,12 +87,17 @@ export interface RunningServer {
   readonly mcpReady: Promise<void>;
   /** Resolves once the server closed (stdio ended, or {@link close}). */
   readonly closed: Promise<void>;
+  /** Why the server closed itself (its hub could not load, SPEC §12), or null. */
+  failure(): Error | null;
   close(): Promise<void>;
 }
 
 /** What one role hands the common startup. */
 interface Started {
-  hub: HubPort;
+  /** The role's hub, once its machinery runs; rejects when it cannot load. */
+  hub: Promise<HubPort>;
+  /** Starts loading what the role loads when first needed (once; a request on its port starts it too). */
+  load(): void;
   urls: ServerUrls;
   role(): 'hub' | 'front';
   pairCode(): Promise<string | null>;
@@ -142,7 +153,17 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
     await stdio?.close();
     throw error;
   }
-  port.use(started.hub);
+  let failure: Error | null = null;
+  started.hub.then(
+    (hub) => port.use(hub),
+    (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      port.fail(failure);
+      void close();
+    },
+  );
+  // MCP's first call to the hub loads it, if its port has not yet.
+  void port.wanted.then(started.load);
   const { close, closed } = closer(async () => {
     await stdio?.close();
     await started.stop();
@@ -159,10 +180,11 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
   const pairUrl = code === null ? null : pairUrlOf(started.urls.demoUrl, code);
   return {
     urls: { ...started.urls, ...(pairUrl ? { pairUrl } : {}) },
-    hub: started.hub,
+    hub: port,
     role: started.role,
     mcpReady,
     closed,
+    failure: () => failure,
     close,
   };
 }
@@ -179,7 +201,7 @@ interface RoleContext {
 async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
   const { config, options, logger, version, createHttp } = ctx;
   try {
-    const role = await startHubRole({
+    const role = await openHubRole({
       config,
       bind: options.bind,
       mcp: options.mcp === 'http' ? createHttp : null,
@@ -188,12 +210,21 @@ async function startAsHubOrFollower(ctx: RoleContext): Promise<Started> {
       logger,
       version,
       timing: options.timing,
+      ...(options.hubMachinery ? { machinery: options.hubMachinery } : {}),
     });
     return {
-      hub: role.hub,
+      hub: role.running.then(
+        (running) => running.hub,
+        (error: unknown) => {
+          throw new Error(`the hub could not load: ${error instanceof Error ? error.message : String(error)}`, {
+            cause: error,
+          });
+        },
+      ),
+      load: () => void role.loaded().catch(() => undefined),
       urls: role.urls,
       role: () => 'hub',
-      pairCode: async () => role.pairing.issueCode(config.pairGrant).code,
+      pairCode: async () => role.pairCode(),
       stop: () => role.close(),
     };
   } catch (error) {
@@ -218,6 +249,9 @@ async function waitForHub(ctx: RoleContext, ms: number): Promise<Started | null>
 /** A front of the live hub `hub.json` names, or null when there is none (or its port is closed). */
 async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
   const { config, options, logger, version, createHttp } = ctx;
+  // No hub.json, no hub to follow: the common first start reads no schema for it.
+  if (!hubFileExists(config.home)) return null;
+  const { probeHub } = await import('../hubLink/discovery.js');
   const file = await probeHub(config.home);
   if (!file) return null;
   const { ownDemo, startFollowerRole } = await import('./followerRole.js');
@@ -237,7 +271,8 @@ async function startAsFollower(ctx: RoleContext): Promise<Started | null> {
   });
   logger.info('joining the hub of hub.json', { hubPid: file.pid });
   return {
-    hub: role.hub,
+    hub: Promise.resolve(role.hub),
+    load: () => undefined,
     urls: role.urls,
     role: () => (role.ownHub() ? 'hub' : 'front'),
     pairCode: () => role.pairCode(),

@@ -8,7 +8,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { closeServer, listen } from '../portServer.js';
+import { closeServer, listen } from '../listen.js';
 import { displayHost, hostMatches, type BoundAddress } from '../requestGuard.js';
 import { packageRoot } from './packageRoot.js';
 
