@@ -3,15 +3,16 @@
  * stdio with a real MCP client, the demo in Chromium. The bridge worker's
  * WebSocket frames are read from DevTools (Network.webSocketFrameReceived and
  * …Sent, on the worker's own target): with 8 calls in flight the requests
- * share WebSocket messages and every call still gets its own answer; one
- * caller's calls go one frame per message. Nothing here measures time.
+ * share WebSocket messages, and so do the answers (the page↔worker link
+ * batches as well), and every call still gets its own answer; one caller's
+ * calls go one frame per message. Nothing here measures time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallReceipt } from '../src/protocol/index.js';
+import type { CallReceipt, Target } from '../src/protocol/index.js';
 import {
   callTool,
   connectStdioClient,
@@ -66,13 +67,20 @@ function requestsPerMessage(): number[] {
     .filter((n) => n > 0);
 }
 
-const read = (operationId: string) =>
+const CHARTS = [MAIN_CHART, { scope: 'chart', chartId: 'eth-alt' }] as const;
+
+/**
+ * A read of one chart's visible range, tagged with `requestId`. No caller
+ * operation id: the server's own skips the page's IndexedDB ledger, as a
+ * plain read does, so the page answers within the task that asked.
+ */
+const read = (requestId: string, target: Target = MAIN_CHART) =>
   callTool<CallReceipt>(mcp.client, 'tradescript_call', {
     sessionId,
-    target: MAIN_CHART,
+    target,
     controlId: 'chart.getVisibleRange',
     args: [],
-    context: { operationId },
+    requestId,
   });
 
 beforeAll(async () => {
@@ -98,8 +106,10 @@ describe('SPEC §9 relay batches through the real bridge worker', () => {
     messages.length = 0;
     for (let i = 0; i < 20; i++) {
       const answer = await read(`lone-${i}`);
-      expect(answer.envelope.data?.operationId).toBe(`lone-${i}`);
+      expect(answer.envelope.meta.requestId).toBe(`lone-${i}`);
     }
+    // DevTools reports frames asynchronously, after the answers they carried may have arrived.
+    await expect.poll(() => requestsPerMessage().length).toBe(20);
     expect(requestsPerMessage()).toEqual(Array(20).fill(1));
     expect(messages.filter((m) => m.dir === 'out' && m.text.startsWith('['))).toEqual([]);
   });
@@ -108,17 +118,24 @@ describe('SPEC §9 relay batches through the real bridge worker', () => {
     messages.length = 0;
     const callers = Array.from({ length: CALLERS }, async (_, c) => {
       for (let i = 0; i < CALLS_PER_CALLER; i++) {
-        const operationId = `caller-${c}-${i}`;
-        const answer = await read(operationId);
+        const requestId = `caller-${c}-${i}`;
+        const target = CHARTS[c % 2]!;
+        const answer = await read(requestId, target);
         expect(answer.isError).toBe(false);
-        expect(answer.envelope.data?.operationId).toBe(operationId);
+        expect(answer.envelope.meta.requestId).toBe(requestId);
+        // The receipt is the page's: the chart it read is the one this call asked for.
+        expect(answer.envelope.data?.target).toEqual(target);
       }
     });
     await Promise.all(callers);
+    const total = () => requestsPerMessage().reduce((a, b) => a + b, 0);
+    await expect.poll(total).toBe(CALLERS * CALLS_PER_CALLER);
     const perMessage = requestsPerMessage();
-    expect(perMessage.reduce((a, b) => a + b, 0)).toBe(CALLERS * CALLS_PER_CALLER);
     // How many share depends on timing; that some do does not.
     expect(Math.max(...perMessage)).toBeGreaterThan(1);
     expect(perMessage.length).toBeLessThan(CALLERS * CALLS_PER_CALLER);
+    // The page answers them within the task that asked (the page↔worker link batches too), so answers share messages.
+    const answers = messages.filter((m) => m.dir === 'out' && m.text.includes('"t":"response"'));
+    expect(answers.some((m) => m.text.startsWith('['))).toBe(true);
   });
 });
