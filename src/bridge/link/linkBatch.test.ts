@@ -44,15 +44,21 @@ function channel() {
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** A batching end whose posts are recorded, linked to a batching end (or an old plain one) that records what arrives. */
+async function pair(otherBatches = true) {
+  const { port1, port2 } = channel();
+  const a = recorded(port1);
+  const left = batchingEndpoint(a.endpoint);
+  const right = otherBatches ? batchingEndpoint(portEndpoint(port2)) : portEndpoint(port2);
+  const got: unknown[] = [];
+  right.onmessage = (data) => got.push(data);
+  await turn();
+  return { left, posted: a.posted, got };
+}
+
 describe('issue 15 the page↔worker link batches what one turn posts, once both ends said they read batches', () => {
   it('after the hellos, three posts of one turn cross as one array and arrive as three messages in order; a lone one as itself', async () => {
-    const { port1, port2 } = channel();
-    const a = recorded(port1);
-    const left = batchingEndpoint(a.endpoint);
-    const right = batchingEndpoint(portEndpoint(port2));
-    const got: unknown[] = [];
-    right.onmessage = (data) => got.push(data);
-    await turn();
+    const { left, posted, got } = await pair();
     left.post({ t: 'x', n: 1 });
     left.post({ t: 'x', n: 2 });
     left.post({ t: 'x', n: 3 });
@@ -60,39 +66,27 @@ describe('issue 15 the page↔worker link batches what one turn posts, once both
     left.post({ t: 'x', n: 4 });
     await turn();
     expect(got).toEqual([1, 2, 3, 4].map((n) => ({ t: 'x', n })));
-    expect(a.posted).toEqual([LINK_BATCHES_HELLO, [1, 2, 3].map((n) => ({ t: 'x', n })), { t: 'x', n: 4 }]);
+    expect(posted).toEqual([LINK_BATCHES_HELLO, [1, 2, 3].map((n) => ({ t: 'x', n })), { t: 'x', n: 4 }]);
   });
 
   it('an end older than batches never gets an array, and the hello it gets is a message it drops', async () => {
-    const { port1, port2 } = channel();
-    const a = recorded(port1);
-    const left = batchingEndpoint(a.endpoint);
-    const oldEnd = portEndpoint(port2);
-    const got: unknown[] = [];
-    oldEnd.onmessage = (data) => got.push(data);
-    await turn();
+    const { left, posted, got } = await pair(false);
     left.post({ t: 'x', n: 1 });
     left.post({ t: 'x', n: 2 });
     await turn();
-    expect(a.posted).toEqual([LINK_BATCHES_HELLO, { t: 'x', n: 1 }, { t: 'x', n: 2 }]);
+    expect(posted).toEqual([LINK_BATCHES_HELLO, { t: 'x', n: 1 }, { t: 'x', n: 2 }]);
     expect(got).toEqual([LINK_BATCHES_HELLO, { t: 'x', n: 1 }, { t: 'x', n: 2 }]);
   });
 
   it('a post with a transfer goes after what was queued before it; at most 64 per array', async () => {
-    const { port1, port2 } = channel();
-    const a = recorded(port1);
-    const left = batchingEndpoint(a.endpoint);
-    const right = batchingEndpoint(portEndpoint(port2));
-    const got: unknown[] = [];
-    right.onmessage = (data) => got.push(data);
-    await turn();
+    const { left, posted, got } = await pair();
     left.post({ t: 'x', n: 1 });
     const buffer = new ArrayBuffer(8);
     left.post({ t: 'x', n: 2, buffer }, [buffer]);
     for (let n = 0; n < MAX_LINK_BATCH + 1; n++) left.post({ t: 'y', n });
     await turn();
     expect(got.map((m) => (m as { t: string }).t)).toEqual(['x', 'x', ...Array(MAX_LINK_BATCH + 1).fill('y')]);
-    expect(a.posted.slice(1).map((m) => (Array.isArray(m) ? m.length : 1))).toEqual([1, 1, MAX_LINK_BATCH, 1]);
+    expect(posted.slice(1).map((m) => (Array.isArray(m) ? m.length : 1))).toEqual([1, 1, MAX_LINK_BATCH, 1]);
   });
 
   it('an answer that cannot be cloned, sent from a batch, still answers internal_error and the others arrive', async () => {

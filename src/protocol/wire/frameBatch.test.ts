@@ -95,14 +95,20 @@ describe('SPEC §9 relay batches: packing what one turn sent', () => {
   });
 });
 
+/** A queue whose turns end when the test says (`turns`), writing into `written`. */
+function queued() {
+  const written: string[] = [];
+  const turns: Array<() => void> = [];
+  const queue = new FrameQueue(
+    (message) => written.push(message),
+    (flush) => turns.push(flush),
+  );
+  return { written, turns, queue };
+}
+
 describe('SPEC §9 relay batches: the send queue', () => {
   it('writes nothing until the turn ends, then what was queued, packed', () => {
-    const written: string[] = [];
-    const turns: Array<() => void> = [];
-    const queue = new FrameQueue(
-      (message) => written.push(message),
-      (flush) => turns.push(flush),
-    );
+    const { written, turns, queue } = queued();
     queue.push(ping(1));
     queue.push(ping(2));
     expect(written).toEqual([]);
@@ -115,12 +121,7 @@ describe('SPEC §9 relay batches: the send queue', () => {
   });
 
   it('flush writes at once (before a close) and the turn’s end then finds nothing; clear forgets', () => {
-    const written: string[] = [];
-    const turns: Array<() => void> = [];
-    const queue = new FrameQueue(
-      (message) => written.push(message),
-      (flush) => turns.push(flush),
-    );
+    const { written, turns, queue } = queued();
     queue.push(ping(1));
     queue.flush();
     turns.shift()!();
