@@ -1,12 +1,14 @@
 /**
  * Two builds' `tradescript_call` p50, alternating: both paired to one browser
  * at once, 2,000 warm-up calls each, then rounds of 1,000 calls taking turns
- * (the order flips every round), so drift and load fall on both alike. The
+ * (the order flips every round), so drift and load fall on both alike; each
+ * turn then runs 1,000 more calls from 8 concurrent callers, for the rate and
+ * that run's p50/p99 (pass `--callers=N` for another count, 0 for none). The
  * bench's call table measures a baseline's rows and then ours, one after the
  * other; on a shared machine that order can outweigh a small difference.
  *
  *   TRADESCRIPT_BENCH_BASELINE_BIN=/path/to/before/dist/node/server/bin.js \
- *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8] [--busy]
+ *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8] [--busy] [--callers=8]
  *
  * `--busy` then traces Chromium for a further round of 1,000 calls per build
  * (taking turns the same way) and prints each thread's busy time per call,
@@ -24,6 +26,7 @@ const positional = flags.filter((a) => !a.startsWith('--'));
 const transport = positional[0] === 'http' ? 'http' : 'stdio';
 const rounds = Number(positional[1] ?? 8);
 const busyRounds = flags.includes('--busy') ? 4 : 0;
+const callers = Number(flags.find((a) => a.startsWith('--callers='))?.slice('--callers='.length) ?? 8);
 const baseline = process.env.TRADESCRIPT_BENCH_BASELINE_BIN;
 if (!baseline) {
   console.error('bench/abCalls.mjs: set TRADESCRIPT_BENCH_BASELINE_BIN to the other build’s dist/node/server/bin.js');
@@ -34,6 +37,10 @@ const h = await importHarness();
 const browser = await h.launchBrowser();
 /** @type {Record<string, number[]>} */
 const p50s = { before: [], after: [] };
+/** @type {Record<string, number[]>} one caller's p99 per round */
+const p99s = { before: [], after: [] };
+/** @type {Record<string, ReturnType<typeof trialStats>[]>} the concurrent callers' run per round */
+const crowd = { before: [], after: [] };
 /** @type {Record<string, Map<string, number>>} thread → busy ms over all traced calls */
 const busy = { before: new Map(), after: new Map() };
 const tracedMs = { before: 0, after: 0 };
@@ -50,7 +57,15 @@ try {
     for (const name of round % 2 ? ['after', 'before'] : ['before', 'after']) {
       await settle();
       const run = await runRoundTrips(readCall(terminals[name]), 1000, 1);
-      p50s[name].push(trialStats(run.latencies, run.wallMs).p50);
+      const stats = trialStats(run.latencies, run.wallMs);
+      p50s[name].push(stats.p50);
+      p99s[name].push(stats.p99);
+      if (callers > 0) {
+        await settle();
+        const many = await runRoundTrips(readCall(terminals[name]), 1000, callers);
+        if (many.failures > 0) throw many.firstError ?? new Error(`${many.failures} calls failed`);
+        crowd[name].push(trialStats(many.latencies, many.wallMs));
+      }
     }
   }
   for (let round = 0; round < busyRounds; round++) {
@@ -81,6 +96,29 @@ console.log(`${transport}: p50 per round (ms) after  ${p50s.after.map((x) => x.t
 console.log(
   `${transport}: median p50 before ${median(p50s.before).toFixed(3)} ms, after ${median(p50s.after).toFixed(3)} ms; after faster in ${faster} of ${rounds} rounds`,
 );
+const row = (label, name, xs, digits = 2) =>
+  console.log(`${transport}: ${label} per round ${name.padEnd(6)} ${xs.map((x) => x.toFixed(digits)).join(' ')}`);
+const compare = (label, key, pick, higherBetter = false, digits = 3) => {
+  const [b, a] = [pick('before'), pick('after')];
+  const wins = a.filter((x, i) => (higherBetter ? x > b[i] : x < b[i])).length;
+  row(label, 'before', b, digits === 0 ? 0 : 2);
+  row(label, 'after', a, digits === 0 ? 0 : 2);
+  console.log(
+    `${transport}: median ${key} before ${median(b).toFixed(digits)}, after ${median(a).toFixed(digits)}; after better in ${wins} of ${b.length} rounds`,
+  );
+};
+compare('p99 (ms)', 'p99 (ms)', (name) => p99s[name]);
+if (callers > 0) {
+  compare(
+    `${callers} callers calls/s`,
+    `${callers}-caller calls/s`,
+    (name) => crowd[name].map((t) => t.perSec),
+    true,
+    0,
+  );
+  compare(`${callers} callers p50 (ms)`, `${callers}-caller p50 (ms)`, (name) => crowd[name].map((t) => t.p50));
+  compare(`${callers} callers p99 (ms)`, `${callers}-caller p99 (ms)`, (name) => crowd[name].map((t) => t.p99));
+}
 if (busyRounds > 0) {
   const calls = busyRounds * 1000;
   console.log(

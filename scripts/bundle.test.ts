@@ -30,8 +30,11 @@ const BUDGET_BYTES = 60 * 1024;
  * declaration), zod's core once (about 10 KB). Lower this as the bundle shrinks;
  * never raise it without a note in the issue tracker. Raised 56 → 57 KB by issue 15
  * (noted there): the lazy deadline and the ASCII byte count, per-call savings, cost 0.2 KB.
+ * Raised 57 → 57.5 KB by issue 15 item 1: relay frame batches (the reading and
+ * send queue in src/protocol, the worker's negotiation) and the page↔worker
+ * link's batches cost 0.4 KB (56.9 → 57.3 KB) for 8 concurrent callers' rate.
  */
-const CEILING_BYTES = 57 * 1024;
+const CEILING_BYTES = 57.5 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';

@@ -75,7 +75,8 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
     serverVersion: '0.0.0-test',
     ...(options.hubTiming ? { timing: options.hubTiming } : {}),
   });
-  const relay = createMemoryRelay(hub);
+  // Batches negotiated, as between a current browser and server.
+  const relay = createMemoryRelay(hub, { batch: true });
   const grant = options.grant ?? 'trade';
   const tab = terminal({ grant });
   const quotes = new CountingSource();

@@ -5,6 +5,7 @@
  * is asynchronous and ordered, as on a real socket, so handlers never re-enter.
  * Tests drop sockets (network loss) and take the relay down (refused connects).
  */
+import { RELAY_BATCH_SUBPROTOCOL } from '../protocol/index.js';
 import type { BrowserSocket as BridgeSocket, BrowserSocketConstructor } from '../bridge/relay/browserSocket.js';
 import type { Hub } from '../server/hub/hub.js';
 import type { RelaySocket as HubSocket } from '../server/relay/relaySocket.js';
@@ -43,6 +44,8 @@ export interface MemoryRelay {
 export interface MemoryRelayOptions {
   /** The `Origin` the upgrade would have checked (default the demo's loopback origin). */
   origin?: string;
+  /** Whether the upgrade negotiated batches (`frameBatch.ts`), as a current server does when offered (default false). */
+  batch?: boolean;
 }
 
 class LinkedSocket implements BridgeSocket, MemoryLink {
@@ -54,10 +57,13 @@ class LinkedSocket implements BridgeSocket, MemoryLink {
   readonly sent: string[] = [];
   readonly received: string[] = [];
   closedWith: number | null = null;
+  readonly protocol: string;
   private readonly server: HubSocket;
 
-  constructor(connect: ((socket: HubSocket) => void) | null) {
+  constructor(connect: ((socket: HubSocket) => void) | null, batch: boolean) {
+    this.protocol = batch ? RELAY_BATCH_SUBPROTOCOL : '';
     this.server = {
+      batch,
       send: (text) => {
         if (this.readyState !== OPEN) return;
         this.received.push(text);
@@ -122,7 +128,8 @@ export function createMemoryRelay(hub: Hub, options: MemoryRelayOptions = {}): M
     },
     webSocket: class {
       constructor(_url: string) {
-        const socket = new LinkedSocket(relay.down ? null : (server) => hub.connect(server, { origin }));
+        const connect = relay.down ? null : (server: HubSocket) => hub.connect(server, { origin });
+        const socket = new LinkedSocket(connect, options.batch ?? false);
         links.push(socket);
         return socket;
       }

@@ -12,6 +12,11 @@ export interface LinkEndpoint {
   post(message: unknown, transfer?: Transferable[]): void;
   /** Set by the link: every message that arrives, unparsed. */
   onmessage: ((data: unknown) => void) | null;
+  /**
+   * Set by the link: a message `post` accepted but could not send later (an
+   * endpoint that batches, `linkBatch.ts`, posts at the end of the turn).
+   */
+  onunsent?: ((message: unknown) => void) | null;
   /** Closes this end. */
   close(): void;
 }

@@ -77,6 +77,7 @@ export class PageHostLink<Other extends { t: string } = never> {
       this.batcher.control({ t: 'targetUnregistered', target }),
     );
     options.endpoint.onmessage = (data) => this.receive(data);
+    options.endpoint.onunsent = (message) => this.unsent(message);
   }
 
   /** Sends the bridge one message; a value that cannot be sent is a host defect, and the request times out. */
@@ -179,6 +180,12 @@ export class PageHostLink<Other extends { t: string } = never> {
 
   private answer(id: string, outcome: SessionOutcome): void {
     if (!this.post({ t: 'result', id, outcome })) this.post({ t: 'result', id, outcome: failure(NOT_CLONEABLE) });
+  }
+
+  /** A batched answer that could not be sent: as when posting it failed at once. */
+  private unsent(message: unknown): void {
+    const { t, id } = message as { t?: unknown; id?: unknown };
+    if (t === 'result' && typeof id === 'string') this.post({ t: 'result', id, outcome: failure(NOT_CLONEABLE) });
   }
 
   private async startBinding({ id, handle, request }: Extract<HostLinkCall, { t: 'startBinding' }>): Promise<void> {

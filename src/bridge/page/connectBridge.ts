@@ -15,6 +15,7 @@ import type { SessionInfo } from '../../protocol/index.js';
 import type { TerminalHost } from '../../sdk/types.js';
 import { PageHostLink } from '../link/pageHostLink.js';
 import { cloneCodec } from '../link/linkCodecs.js';
+import { batchingEndpoint } from '../link/linkBatch.js';
 import { portEndpoint } from '../link/linkEndpoint.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './bridgeTypes.js';
 import { BRIDGE_VERSION } from './version.js';
@@ -99,7 +100,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
   };
   // Requests, bindings, captures and binding events travel on the host-call link, not through comlink.
   const link = new MessageChannel();
-  const server = new PageHostLink(host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
+  const server = new PageHostLink(host, { endpoint: batchingEndpoint(portEndpoint(link.port1)), codec: cloneCodec });
   const notices: PageNotices = {
     catalog: () => host.catalog(),
     status: report,

@@ -23,6 +23,8 @@ export interface SocketCloseEvent {
  */
 export interface BrowserSocket {
   readonly readyState: number;
+  /** The subprotocol the server selected, once open ('' for none). */
+  readonly protocol?: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
   /* eslint-disable @typescript-eslint/no-explicit-any -- see the interface comment */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CLOSE_CODES, DEFAULT_LIMITS, ResponseFrameSchema, makeError } from '../../protocol/index.js';
-import { MAX_INBOUND_FRAME_BYTES, encodeResponse, parseServerFrame, responseByteLimit } from './clientFrames.js';
+import { MAX_INBOUND_FRAME_BYTES, encodeResponse, parseServerFrames, responseByteLimit } from './clientFrames.js';
 import { requestFrame } from '../testing/scriptedRelay.js';
 
 const request = requestFrame('r1', 's1', { kind: 'context', target: { scope: 'session' } });
 
 describe('SPEC §9 inbound frames are checked before anything acts on them', () => {
   it('accepts a valid server frame', () => {
-    expect(parseServerFrame('{"t":"ping","n":3}')).toEqual({ ok: true, frame: { t: 'ping', n: 3 } });
+    expect(parseServerFrames('{"t":"ping","n":3}', false)).toEqual({ ok: true, frames: [{ t: 'ping', n: 3 }] });
   });
 
   it.each([
@@ -16,18 +16,18 @@ describe('SPEC §9 inbound frames are checked before anything acts on them', () 
     ['an unknown frame type', '{"t":"hello"}'],
     ['an unknown field', '{"t":"ping","n":1,"extra":true}'],
   ])('refuses %s with 4400', (_name, data) => {
-    expect(parseServerFrame(data)).toEqual({ ok: false, closeCode: CLOSE_CODES.malformed });
+    expect(parseServerFrames(data, false)).toEqual({ ok: false, closeCode: CLOSE_CODES.malformed });
   });
 
   it('refuses a frame over the inbound limit with 4413, counting UTF-8 bytes', () => {
-    expect(parseServerFrame('x'.repeat(MAX_INBOUND_FRAME_BYTES + 1))).toEqual({
+    expect(parseServerFrames('x'.repeat(MAX_INBOUND_FRAME_BYTES + 1), false)).toEqual({
       ok: false,
       closeCode: CLOSE_CODES.tooLarge,
     });
     // Fewer UTF-16 units than the limit, more UTF-8 bytes (three per "€").
     const euros = `"${'€'.repeat(Math.ceil(MAX_INBOUND_FRAME_BYTES / 3) + 1)}"`;
     expect(euros.length).toBeLessThan(MAX_INBOUND_FRAME_BYTES);
-    expect(parseServerFrame(euros)).toEqual({ ok: false, closeCode: CLOSE_CODES.tooLarge });
+    expect(parseServerFrames(euros, false)).toEqual({ ok: false, closeCode: CLOSE_CODES.tooLarge });
   });
 });
 

@@ -12,7 +12,7 @@ import {
   ServerFrameSchema,
   limitExceeded,
   makeError,
-  readFrame,
+  readFrames,
   utf8Length,
   type BrowserFrame,
   type Environment,
@@ -38,10 +38,14 @@ export const RESPONSE_FRAME_OVERHEAD_BYTES = 16 * KB;
 /** Why an inbound frame was refused, as the close code to use. */
 export type FrameClose = { ok: false; closeCode: number };
 
-/** Size check, JSON parse and schema validation of one inbound message. */
-export function parseServerFrame(data: unknown): { ok: true; frame: ServerFrame } | FrameClose {
+/**
+ * Size check, JSON parse and schema validation of one inbound message: a
+ * frame, or where the socket negotiated batches an array of them
+ * (`frameBatch.ts`); one refused frame refuses the message.
+ */
+export function parseServerFrames(data: unknown, batch: boolean): { ok: true; frames: ServerFrame[] } | FrameClose {
   if (typeof data !== 'string') return { ok: false, closeCode: CLOSE_CODES.malformed };
-  const read = readFrame(ServerFrameSchema, data, { maxBytes: MAX_INBOUND_FRAME_BYTES });
+  const read = readFrames(ServerFrameSchema, data, { maxBytes: MAX_INBOUND_FRAME_BYTES, batch });
   if (read.ok) return read;
   return { ok: false, closeCode: read.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed };
 }

@@ -19,7 +19,7 @@ import {
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import type { BrowserCredentialStore } from './browserCredentials.js';
-import { encodeResponse, parseServerFrame } from './clientFrames.js';
+import { encodeResponse, parseServerFrames } from './clientFrames.js';
 import { Heartbeat } from './heartbeat.js';
 import {
   CREDENTIAL_NOT_SAVED_MESSAGE,
@@ -199,9 +199,7 @@ export class RelayClient {
     let link: RelayLink;
     try {
       const url = this.options.url;
-      const socket = this.relayToken
-        ? new this.options.webSocket(url, relaySubprotocols(this.relayToken))
-        : new this.options.webSocket(url);
+      const socket = new this.options.webSocket(url, relaySubprotocols(this.relayToken));
       link = new RelayLink(socket, auth);
     } catch {
       // Only a malformed URL throws here; retrying cannot fix it.
@@ -214,7 +212,10 @@ export class RelayClient {
     });
     this.link = link;
     const { socket } = link;
-    socket.onopen = () => link.sendFrame({ t: 'hello', v: RELAY_VERSION, agent: this.options.agent, auth });
+    socket.onopen = () => {
+      link.opened();
+      link.sendFrame({ t: 'hello', v: RELAY_VERSION, agent: this.options.agent, auth });
+    };
     socket.onmessage = (event: SocketMessageEvent) => this.receive(link, event.data);
     socket.onclose = (event: SocketCloseEvent) => this.closed(link, event.code);
     socket.onerror = () => undefined; // a close event follows
@@ -223,9 +224,13 @@ export class RelayClient {
   private receive(link: RelayLink, data: unknown): void {
     if (link !== this.link) return;
     link.heartbeat?.activity();
-    const parsed = parseServerFrame(data);
+    const parsed = parseServerFrames(data, link.batch);
     if (!parsed.ok) return this.lose(link, parsed.closeCode);
-    this.dispatch(link, parsed.frame);
+    for (const frame of parsed.frames) {
+      // A frame of the batch may have lost the socket: the rest of it is not acted on.
+      if (link !== this.link) return;
+      this.dispatch(link, frame);
+    }
   }
 
   private dispatch(link: RelayLink, frame: ServerFrame): void {

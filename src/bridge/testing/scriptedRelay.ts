@@ -35,6 +35,8 @@ export interface PeerRecord {
   readonly index: number;
   readonly socket: PeerSocket;
   readonly frames: BrowserFrame[];
+  /** How many frames each message carried, in order (a batch carries several). */
+  readonly messageSizes: number[];
   /** The close code the relay observed, once closed. */
   closedWith: number | null;
   welcomed: boolean;
@@ -81,7 +83,14 @@ export class ScriptedRelay {
   }
 
   private accept(socket: PeerSocket): void {
-    const peer: PeerRecord = { index: this.peers.length, socket, frames: [], closedWith: null, welcomed: false };
+    const peer: PeerRecord = {
+      index: this.peers.length,
+      socket,
+      frames: [],
+      messageSizes: [],
+      closedWith: null,
+      welcomed: false,
+    };
     this.peers.push(peer);
     socket.on('message', (data) => this.receive(peer, String(data)));
     socket.on('close', (code) => {
@@ -89,16 +98,22 @@ export class ScriptedRelay {
     });
   }
 
+  /** One message: a frame, or (the socket negotiated batches) an array of frames. */
   private receive(peer: PeerRecord, text: string): void {
-    const parsed = BrowserFrameSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) {
-      this.invalidFrames++;
-      return;
+    const value: unknown = JSON.parse(text);
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    peer.messageSizes.push(items.length);
+    for (const item of items) {
+      const parsed = BrowserFrameSchema.safeParse(item);
+      if (!parsed.success) {
+        this.invalidFrames++;
+        continue;
+      }
+      peer.frames.push(parsed.data);
+      if (this.muted) continue;
+      this.respond(peer, parsed.data);
+      this.onFrame?.(peer, parsed.data);
     }
-    peer.frames.push(parsed.data);
-    if (this.muted) return;
-    this.respond(peer, parsed.data);
-    this.onFrame?.(peer, parsed.data);
   }
 
   private respond(peer: PeerRecord, frame: BrowserFrame): void {

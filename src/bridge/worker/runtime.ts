@@ -13,6 +13,7 @@ import type { BrowserCredentialStore } from '../relay/browserCredentials.js';
 import { BridgeHostLink } from '../link/bridgeHostLink.js';
 import { createHostRouter } from '../link/hostRouter.js';
 import { cloneCodec } from '../link/linkCodecs.js';
+import { batchingEndpoint } from '../link/linkBatch.js';
 import { portEndpoint } from '../link/linkEndpoint.js';
 import { pageDefect } from '../page/pageError.js';
 import type { RelaySession, SessionStatus } from '../relay/clientSessions.js';
@@ -76,7 +77,7 @@ class PageRuntime {
     this.sessionId = config.sessionId ?? null;
     const clock = deps.clock ?? systemClock;
     this.calls = new BridgeHostLink({
-      endpoint: portEndpoint(ports.link),
+      endpoint: batchingEndpoint(portEndpoint(ports.link)),
       codec: cloneCodec,
       onNotice: (message) => this.observer.receive(message),
       unanswered: UNANSWERED,

@@ -239,3 +239,24 @@ export const LinkCaptureSchema = z.discriminatedUnion('ok', [
   }),
   OutcomeErrorSchema,
 ]);
+
+/**
+ * Message batches on a MessagePort link (the page and its worker, issue 15):
+ * each end first posts {@link LINK_BATCHES_HELLO}, saying it reads an array
+ * of 2–{@link MAX_LINK_BATCH} link messages as those messages in order; an end
+ * posts arrays only once the other said so, so an end older than batches
+ * (which drops the hello as a message it does not know) never gets one.
+ */
+export const LINK_BATCHES_HELLO = { t: 'batches' } as const;
+/** Most messages in one link batch. */
+export const MAX_LINK_BATCH = 64;
+
+/** Whether `data` is the other end's {@link LINK_BATCHES_HELLO}. */
+export function isLinkBatchesHello(data: unknown): boolean {
+  return isRecord(data) && data['t'] === LINK_BATCHES_HELLO.t && Object.keys(data).length === 1;
+}
+
+/** The messages of a link batch, in order, or null when `data` is not one. */
+export function linkBatchMessages(data: unknown): readonly unknown[] | null {
+  return Array.isArray(data) && data.length >= 2 && data.length <= MAX_LINK_BATCH ? data : null;
+}

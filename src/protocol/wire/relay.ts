@@ -15,6 +15,7 @@ import { IdSchema, TargetSchema } from '../target.js';
 import { ListControlsInputSchema } from '../tools/listControls.js';
 import { SnapshotFormatSchema } from '../tools/snapshot.js';
 import { SubscribeInputSchema } from '../tools/subscribe.js';
+import { RELAY_BATCH_SUBPROTOCOL } from './frameBatch.js';
 
 /** Relay protocol version. */
 export const RELAY_VERSION = 1;
@@ -25,12 +26,14 @@ export const RELAY_SUBPROTOCOL = 'tradescript.relay.v1';
 export const RELAY_BEARER_PREFIX = 'bearer.';
 
 /**
- * The subprotocols a browser offers: the relay's, and with a bearer token
- * (cluster mode, SPEC §14) `bearer.<token>`. The server selects the relay's,
- * never echoing the token.
+ * The subprotocols a browser offers: the relay's with batches, then the
+ * relay's alone (a server older than batches selects that), and with a bearer
+ * token (cluster mode, SPEC §14) `bearer.<token>`. The server selects one of
+ * the relay's, never echoing the token.
  */
 export function relaySubprotocols(bearerToken: string | null | undefined): string[] {
-  return bearerToken ? [RELAY_SUBPROTOCOL, `${RELAY_BEARER_PREFIX}${bearerToken}`] : [RELAY_SUBPROTOCOL];
+  const relay = [RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL];
+  return bearerToken ? [...relay, `${RELAY_BEARER_PREFIX}${bearerToken}`] : relay;
 }
 
 /** WebSocket close codes the relay uses. */

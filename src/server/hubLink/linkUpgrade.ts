@@ -61,7 +61,7 @@ function refusal(req: IncomingMessage, options: LinkUpgradeOptions): string | nu
 
 /** Creates the hub link's upgrade handler. */
 export function createLinkUpgrade(options: LinkUpgradeOptions): LinkUpgrade {
-  const server = lazyUpgradeServer({ maxPayload: MAX_LINK_FRAME_BYTES, subprotocol: HUB_LINK_SUBPROTOCOL });
+  const server = lazyUpgradeServer({ maxPayload: MAX_LINK_FRAME_BYTES, subprotocols: [HUB_LINK_SUBPROTOCOL] });
   return {
     handle(req, socket, head) {
       const why = refusal(req, options);

@@ -1,7 +1,8 @@
 /**
  * The WebSocket server behind an HTTP upgrade path (the `/relay` and the
  * hub link's): `ws` loads on the first upgrade or `warm()`, not on the way
- * to the ready line; one subprotocol is accepted; no compression. After
+ * to the ready line; the first of its subprotocols the client offers is
+ * selected (the relay prefers its batching one); no compression. After
  * `close()` an upgrade still loading is destroyed.
  */
 import type { IncomingMessage } from 'node:http';
@@ -24,8 +25,8 @@ export interface LazyUpgradeServer {
   close(): void;
 }
 
-/** Creates the server for frames of at most `maxPayload` bytes speaking `subprotocol`. */
-export function lazyUpgradeServer(options: { maxPayload: number; subprotocol: string }): LazyUpgradeServer {
+/** Creates the server for frames of at most `maxPayload` bytes speaking one of `subprotocols` (most preferred first). */
+export function lazyUpgradeServer(options: { maxPayload: number; subprotocols: readonly string[] }): LazyUpgradeServer {
   let wss: WebSocketServer | null = null;
   let closed = false;
   let loading: Promise<WebSocketServer> | null = null;
@@ -35,7 +36,7 @@ export function lazyUpgradeServer(options: { maxPayload: number; subprotocol: st
         noServer: true,
         maxPayload: options.maxPayload,
         perMessageDeflate: false,
-        handleProtocols: (protocols) => (protocols.has(options.subprotocol) ? options.subprotocol : false),
+        handleProtocols: (protocols) => options.subprotocols.find((p) => protocols.has(p)) ?? false,
       });
       return wss;
     }));

@@ -10,6 +10,8 @@ import type { RelaySocket } from './relaySocket.js';
 export interface MemoryClient {
   /** Every frame the server sent, parsed, in order. */
   readonly received: ServerFrame[];
+  /** How many frames each message the server sent carried, in order (a batch carries several). */
+  readonly messageSizes: number[];
   /** The close code and reason, once closed. */
   readonly closed: { code: number; reason: string } | null;
   /** Sends a frame (any object, so tests can send malformed ones). */
@@ -24,9 +26,17 @@ export interface MemoryClient {
   whenClosed(): Promise<{ code: number; reason: string }>;
 }
 
-/** Creates a linked pair: `server` for the hub, `client` for the test. */
-export function createMemorySocketPair(): { server: RelaySocket; client: MemoryClient } {
+/**
+ * Creates a linked pair: `server` for the hub, `client` for the test. With
+ * `batch` the pair negotiated batches (`frameBatch.ts`), as a current browser
+ * and server do.
+ */
+export function createMemorySocketPair(options: { batch?: boolean } = {}): {
+  server: RelaySocket;
+  client: MemoryClient;
+} {
   const received: ServerFrame[] = [];
+  const messageSizes: number[] = [];
   const taken = new Set<ServerFrame>();
   let closed: { code: number; reason: string } | null = null;
   const frameWaiters: Array<() => void> = [];
@@ -43,9 +53,13 @@ export function createMemorySocketPair(): { server: RelaySocket; client: MemoryC
   };
 
   const server: RelaySocket = {
+    batch: options.batch ?? false,
     send(text) {
       if (closed) return;
-      received.push(JSON.parse(text) as ServerFrame);
+      const value = JSON.parse(text) as ServerFrame | ServerFrame[];
+      const frames = Array.isArray(value) ? value : [value];
+      messageSizes.push(frames.length);
+      received.push(...frames);
       for (const w of frameWaiters.splice(0)) w();
     },
     close: (code, reason) => finish(code, reason),
@@ -55,6 +69,7 @@ export function createMemorySocketPair(): { server: RelaySocket; client: MemoryC
 
   const client: MemoryClient = {
     received,
+    messageSizes,
     get closed() {
       return closed;
     },

@@ -6,15 +6,17 @@
  */
 import {
   CLOSE_CODES,
+  FrameQueue,
   RELAY_TIMING,
   RELAY_VERSION,
+  type BatchRefusal,
   type BrowserFrame,
   type Credential,
   type Grant,
   type ServerFrame,
 } from '../../protocol/index.js';
 import type { Logger } from '../log.js';
-import { encodeServerFrame, MAX_FRAME_BYTES, parseBrowserFrame } from './serverFrames.js';
+import { encodeServerFrame, MAX_FRAME_BYTES, parseBrowserFrames } from './serverFrames.js';
 import type { RelayPeer, RelaySocket } from './relaySocket.js';
 
 /** Relay timings; tests inject short ones. */
@@ -106,6 +108,12 @@ export class RelayServerConnection {
   private readonly silence: NodeJS.Timeout;
   private pingCount = 0;
   private readonly probes = new Set<(alive: boolean) => void>();
+  /**
+   * On a batch socket, frames sent in one turn wait for its end (`nextTick`,
+   * not a microtask: the hub's answers to calls in flight are sent from
+   * separate promise jobs of one turn, which a microtask flush would not share).
+   */
+  private readonly out: FrameQueue | null;
 
   constructor(
     private readonly socket: RelaySocket,
@@ -113,6 +121,12 @@ export class RelayServerConnection {
     private readonly options: RelayServerConnectionOptions,
   ) {
     this.timing = { ...DEFAULT_RELAY_TIMING, ...options.timing };
+    this.out = socket.batch
+      ? new FrameQueue(
+          (text) => socket.send(text),
+          (flush) => process.nextTick(flush),
+        )
+      : null;
     socket.onmessage = (text) => this.receive(text);
     socket.onclose = (code) => this.ended(code);
     this.timers.push(this.timer(this.timing.attachTimeoutMs, () => this.attachExpired()));
@@ -127,9 +141,12 @@ export class RelayServerConnection {
     return this.state !== 'closed';
   }
 
-  /** Sends one frame; a no-op once closed. */
+  /** Sends one frame (on a batch socket, at the end of this turn); a no-op once closed. */
   send(frame: ServerFrame): void {
-    if (this.state !== 'closed') this.socket.send(encodeServerFrame(frame));
+    if (this.state === 'closed') return;
+    const text = encodeServerFrame(frame);
+    if (this.out) this.out.push(text);
+    else this.socket.send(text);
   }
 
   /**
@@ -160,6 +177,8 @@ export class RelayServerConnection {
   /** Closes the socket with a relay close code and a reason the page may show. */
   close(code: number, reason: string): void {
     if (this.state === 'closed') return;
+    // What was sent before the close goes out before it.
+    this.out?.flush();
     this.socket.close(code, reason);
     this.ended(code);
   }
@@ -168,13 +187,22 @@ export class RelayServerConnection {
     if (this.state === 'closed') return;
     this.silence.refresh();
     for (const probe of [...this.probes]) probe(true);
-    const parsed = parseBrowserFrame(text, this.options.maxFrameBytes ?? MAX_FRAME_BYTES);
-    if (!parsed.ok) {
-      const code = parsed.reason === 'too-large' ? CLOSE_CODES.tooLarge : CLOSE_CODES.malformed;
-      this.fail(code, parsed.reason === 'too-large' ? 'frame too large' : 'malformed frame', parsed.reason);
-      return;
+    const parsed = parseBrowserFrames(text, this.options.maxFrameBytes ?? MAX_FRAME_BYTES, this.socket.batch === true);
+    if (!parsed.ok) return this.refuse(parsed.reason);
+    for (const frame of parsed.frames) {
+      // A frame of the batch may have closed the socket: the rest of it is not acted on.
+      if (!this.open) return;
+      this.dispatch(frame);
     }
-    const frame = parsed.frame;
+  }
+
+  /** Closes for a refused message: too large (4413), or malformed or an unnegotiated batch (4400). */
+  private refuse(reason: BatchRefusal): void {
+    if (reason === 'too-large') return this.fail(CLOSE_CODES.tooLarge, 'frame too large', reason);
+    this.fail(CLOSE_CODES.malformed, reason === 'batch-not-negotiated' ? reason : 'malformed frame', reason);
+  }
+
+  private dispatch(frame: BrowserFrame): void {
     if (frame.t === 'ping') return this.send({ t: 'pong', n: frame.n });
     if (frame.t === 'pong') return;
     if (this.state === 'hello')
@@ -278,6 +306,7 @@ export class RelayServerConnection {
   private ended(_code: number): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.out?.clear();
     for (const t of this.timers) clearTimeout(t);
     for (const probe of [...this.probes]) probe(false);
     this.options.sink.closed(this);

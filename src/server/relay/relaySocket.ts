@@ -6,11 +6,13 @@
 
 /** One browser connection, as text frames. */
 export interface RelaySocket {
-  /** Sends one text frame; a no-op once closed. */
+  /** The peer negotiated batches (`frameBatch.ts`): one message may carry several frames, both ways. */
+  readonly batch?: boolean;
+  /** Sends one text message (a frame, or on a batch socket a batch); a no-op once closed. */
   send(text: string): void;
   /** Closes with a WebSocket close code and a short reason (at most 123 bytes). */
   close(code: number, reason: string): void;
-  /** Set by the receiver: one text frame arrived. */
+  /** Set by the receiver: one text message arrived. */
   onmessage: ((text: string) => void) | null;
   /** Set by the receiver: the socket closed, either side. */
   onclose: ((code: number) => void) | null;

@@ -7,8 +7,10 @@ import {
   DEFAULT_LIMITS,
   MB,
   readFrame,
+  readFrames,
   type BrowserFrame,
   type ReadFrame,
+  type ReadFrames,
   type ServerFrame,
 } from '../../protocol/index.js';
 
@@ -29,6 +31,14 @@ export const MAX_FRAME_DEPTH = 64;
 /** Parses one browser frame: size, JSON, depth, then `BrowserFrameSchema` (`readFrame`). */
 export function parseBrowserFrame(text: string, maxBytes: number = MAX_FRAME_BYTES): ReadFrame<BrowserFrame> {
   return readFrame(BrowserFrameSchema, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH });
+}
+
+/**
+ * Parses one browser message: a frame, or on a socket that negotiated batches
+ * an array of them (`readFrames`); one refused frame refuses the message.
+ */
+export function parseBrowserFrames(text: string, maxBytes: number, batch: boolean): ReadFrames<BrowserFrame> {
+  return readFrames(BrowserFrameSchema, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH, batch });
 }
 
 /** Encodes one server frame. */

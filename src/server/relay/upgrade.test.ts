@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLOSE_CODES } from '../../protocol/index.js';
+import { CLOSE_CODES, RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL, relaySubprotocols } from '../../protocol/index.js';
 import type { Hub } from '../hub/hub.js';
 import { createLogger } from '../log.js';
 import { originAllowlist } from './originPolicy.js';
+import type { RelaySocket } from './relaySocket.js';
 import { createRelayUpgrade, type RelayUpgrade } from './upgrade.js';
 
 const TERMINAL = 'http://127.0.0.1:7392';
@@ -18,23 +19,29 @@ afterEach(async () => {
   http = relay = null;
 });
 
-/** The relay endpoint on a bare HTTP server; the hub only counts the sockets handed to it. */
-async function start() {
+/** The relay endpoint on a bare HTTP server; the hub only records the sockets handed to it. */
+async function start(bearerToken: string | null = null) {
   const lines: string[] = [];
   const handed: string[] = [];
-  const hub = { connect: (_socket: unknown, peer: { origin: string }) => void handed.push(peer.origin) };
+  const sockets: RelaySocket[] = [];
+  const hub = {
+    connect: (socket: RelaySocket, peer: { origin: string }) => {
+      handed.push(peer.origin);
+      sockets.push(socket);
+    },
+  };
   http = createServer((_req, res) => res.writeHead(404).end());
   const upgrade = createRelayUpgrade({
     hub: hub as unknown as Hub,
     logger: createLogger('info', (line) => lines.push(line)),
     originAllowed: originAllowlist(() => [TERMINAL]),
     bound: () => ({ host: '127.0.0.1', port: (http!.address() as AddressInfo).port }),
-    bearerToken: null,
+    bearerToken,
   });
   relay = upgrade;
   http.on('upgrade', (req, socket, head) => upgrade.handle(req, socket, head));
   await new Promise<void>((resolve) => http!.listen(0, '127.0.0.1', resolve));
-  return { url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}/relay`, lines, handed };
+  return { url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}/relay`, lines, handed, sockets };
 }
 
 interface Outcome {
@@ -94,5 +101,48 @@ describe('SPEC §9 a refused relay upgrade says why', () => {
     await new Promise((resolve) => ws.once('open', resolve));
     expect(handed).toEqual([TERMINAL]);
     ws.terminate();
+  });
+});
+
+describe('SPEC §9 relay batches are negotiated on the upgrade', () => {
+  /** Opens a socket offering `protocols`; the subprotocol selected and whether the hub's end batches. */
+  async function negotiate(protocols: string[], bearerToken: string | null = null) {
+    const { url, sockets } = await start(bearerToken);
+    const ws = new WebSocket(url, protocols, { headers: { origin: TERMINAL } });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
+    });
+    ws.terminate();
+    return { selected: ws.protocol, batch: sockets[0]?.batch };
+  }
+
+  it('a browser offering batches first gets them', async () => {
+    expect(await negotiate(relaySubprotocols(null))).toEqual({ selected: RELAY_BATCH_SUBPROTOCOL, batch: true });
+  });
+
+  it('batches are chosen wherever the browser lists them', async () => {
+    expect(await negotiate([RELAY_SUBPROTOCOL, RELAY_BATCH_SUBPROTOCOL])).toEqual({
+      selected: RELAY_BATCH_SUBPROTOCOL,
+      batch: true,
+    });
+  });
+
+  it('an old browser offering only tradescript.relay.v1, or nothing, gets one frame per message', async () => {
+    expect(await negotiate([RELAY_SUBPROTOCOL])).toEqual({ selected: RELAY_SUBPROTOCOL, batch: false });
+    relay?.close();
+    await new Promise((resolve) => http!.close(resolve));
+    expect(await negotiate([])).toEqual({ selected: '', batch: false });
+  });
+
+  it('a bearer token still rides as a subprotocol beside batches and is never selected', async () => {
+    const token = 'relay-token-0123456789';
+    expect(await negotiate(relaySubprotocols(token), token)).toEqual({
+      selected: RELAY_BATCH_SUBPROTOCOL,
+      batch: true,
+    });
+    relay?.close();
+    await new Promise((resolve) => http!.close(resolve));
+    await expect(negotiate(relaySubprotocols('wrong-token-0123456789'), token)).rejects.toThrow('status 403');
   });
 });
