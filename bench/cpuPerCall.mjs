@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { runRoundTrips } from './lib/measure.mjs';
+import { cpuMs } from './lib/procCpu.mjs';
 import { trialStats } from './lib/stats.mjs';
 import { baselineBin, openTerminal, readCall } from './lib/tradescript.mjs';
 import { openSdkHttp, openSdkStdio } from './anchors/sdkAlone.mjs';
@@ -25,23 +26,6 @@ import { importHarness } from './lib/typescript.mjs';
 const flags = process.argv.slice(2);
 const calls = Number(flags.find((a) => !a.startsWith('--')) ?? 3000);
 const transport = flags.includes('--http') ? 'http' : 'stdio';
-const TICK_MS = 1000 / 100; // USER_HZ
-
-/** utime + stime (ms) of `pids`. */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // ended
-    }
-  }
-  return ticks * TICK_MS;
-}
-
 const MARK = `--tradescript-cpu-per-call=${process.pid}`;
 
 /** The live processes of this script's browser (found by its own argument) and their descendants. */
