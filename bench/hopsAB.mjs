@@ -35,7 +35,9 @@ const CALLERS = 8;
 const MARK = `--tradescript-hops-ab=${process.pid}`;
 const baseline = process.env.TRADESCRIPT_BENCH_BASELINE_BIN;
 if (!baseline) {
-  console.error('hopsAB: set TRADESCRIPT_BENCH_BASELINE_BIN to the bin.js of the build to compare against (e.g. main built elsewhere)');
+  console.error(
+    'hopsAB: set TRADESCRIPT_BENCH_BASELINE_BIN to the bin.js of the build to compare against (e.g. main built elsewhere)',
+  );
   process.exit(2);
 }
 /** @type {Record<string, { bin?: string, query?: string }>} */
