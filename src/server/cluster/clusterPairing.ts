@@ -19,7 +19,7 @@ import { randomId } from '../hub/ids.js';
 import type { Logger } from '../log.js';
 import { CODE_REFUSED, CREDENTIAL_REFUSED } from '../pairing/pairing.js';
 import { CODE_ALPHABET, normalizeCode, type IssuedCode } from '../pairing/pairingCodes.js';
-import type { HelloPeer, HelloVerdict, RelayAuthenticator } from '../relay/relayServerConnection.js';
+import type { HelloPeer, HelloVerdict, RelayAuthenticator } from '../relay/relayAuth.js';
 import { keys } from './clusterKeys.js';
 import type { CommandClient } from './redisClients.js';
 

@@ -18,9 +18,9 @@ import {
   RelayServerConnection,
   type ConnectionSink,
   type HubFrame,
-  type RelayAuthenticator,
   type RelayTiming,
 } from '../relay/relayServerConnection.js';
+import type { RelayAuthenticator } from '../relay/relayAuth.js';
 import type { RelayPeer, RelaySocket } from '../relay/relaySocket.js';
 import { AttachmentRegistry, type AttachmentRecord } from './attachmentRegistry.js';
 import { catalogResource } from './rules/catalogIndex.js';

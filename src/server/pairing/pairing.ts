@@ -4,7 +4,7 @@
  * credential is verified. Implements the relay's authenticator.
  */
 import type { Grant } from '../../protocol/index.js';
-import type { HelloVerdict, RelayAuthenticator } from '../relay/relayServerConnection.js';
+import type { HelloVerdict, RelayAuthenticator } from '../relay/relayAuth.js';
 import { CredentialFile } from './credentialFile.js';
 import type { Logger } from '../log.js';
 import { logBurns, PairingCodes, type IssuedCode } from './pairingCodes.js';

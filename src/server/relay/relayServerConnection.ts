@@ -11,12 +11,12 @@ import {
   RELAY_VERSION,
   type BatchRefusal,
   type BrowserFrame,
-  type Credential,
   type Grant,
   type ServerFrame,
 } from '../../protocol/index.js';
 import type { Logger } from '../log.js';
 import { encodeServerFrame, MAX_FRAME_BYTES, parseBrowserFrames } from './serverFrames.js';
+import type { HelloPeer, HelloVerdict, HostIdentity, RelayAuthenticator } from './relayAuth.js';
 import type { RelayPeer, RelaySocket } from './relaySocket.js';
 
 /** Relay timings; tests inject short ones. */
@@ -32,45 +32,6 @@ export const DEFAULT_RELAY_TIMING: RelayTiming = {
   heartbeatTimeoutMs: RELAY_TIMING.heartbeatTimeoutMs,
   attachTimeoutMs: RELAY_TIMING.attachTimeoutMs,
 };
-
-/** Who a connection turned out to be after hello. */
-export interface HostIdentity {
-  hostId: string;
-  hostKind: 'page' | 'extension';
-  /** The socket's origin (a page's own, or the extension's). */
-  origin: string;
-  /** Cluster mode (SPEC §14): the tenant whose bearer opened the socket. */
-  principal?: string;
-}
-
-type HelloAuth = Extract<BrowserFrame, { t: 'hello' }>['auth'];
-
-/** The verdict on a hello: a host (with a new credential when pairing), or a reason for the person. */
-export type HelloVerdict =
-  { ok: true; hostId: string; credential?: Credential; grant?: Grant } | { ok: false; reason: string };
-
-/** Who presents a hello: the socket's origin and kind, and in cluster mode its principal (SPEC §14). */
-export interface HelloPeer {
-  origin: string;
-  hostKind: HostIdentity['hostKind'];
-  principal?: string;
-}
-
-/**
- * Exchanges a pairing code or verifies a credential (the pairing module; a
- * cluster node's answers from Redis, so it may resolve later).
- */
-export interface RelayAuthenticator {
-  authenticate(auth: HelloAuth, peer: HelloPeer): HelloVerdict | Promise<HelloVerdict>;
-  /**
-   * Spends a pairing code offered by a tab already paired, for the grant its
-   * link proposes (the tab asks the person); null when expired or used. In
-   * cluster mode the code must be one its principal asked for.
-   */
-  proposal?(code: string, peer: HelloPeer): Grant | null | Promise<Grant | null>;
-  /** What the page shows when an offered code does not work. */
-  readonly codeRefused?: string;
-}
 
 /** A frame the hub handles (everything after hello but the heartbeat and pairing offers). */
 export type HubFrame = Exclude<BrowserFrame, { t: 'hello' | 'ping' | 'pong' | 'pair.offer' }>;

@@ -4,7 +4,7 @@
  * lets the test answer each request. No network, no browser.
  */
 import type { CatalogDocument, ControlDescriptor, RequestFrame, SessionInfo } from '../../protocol/index.js';
-import type { RelayAuthenticator } from '../relay/relayServerConnection.js';
+import type { RelayAuthenticator } from '../relay/relayAuth.js';
 import { createMemorySocketPair, type MemoryClient } from '../relay/memorySocket.js';
 import type { Hub } from '../hub/hub.js';
 
