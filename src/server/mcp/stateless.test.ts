@@ -67,6 +67,19 @@ describe('stateless attachments (SPEC §2, §13; docs/protocolRevisions.md)', ()
     expect(refused.payload.error?.validation_errors[0]).toMatchObject({ path: [], code: 'unknown_field' });
   });
 
+  test('SPEC §5 a stateless call without context.operationId gets a fresh 96-bit random id, past one pool of ids', async () => {
+    const harness = await stateless();
+    let handle: string | undefined;
+    for (let i = 0; i < 300; i += 1) {
+      const args = trade({ context: {}, ...(handle ? { attachment: handle } : {}) });
+      handle = (await callEnvelope(harness, 'tradescript_call', args)).payload.meta.attachment ?? undefined;
+    }
+    const ids = harness.hub.requests.map((r) => (r.op as { call: { operationId: string } }).call.operationId);
+    expect(ids).toHaveLength(300);
+    for (const id of ids) expect(id).toMatch(/^gen-[A-Za-z0-9_-]{16}$/);
+    expect(new Set(ids).size).toBe(300);
+  });
+
   test('SPEC §2 the first call mints a handle in meta.attachment; passing it back keeps the attachment and its namespace', async () => {
     const harness = await stateless();
     const first = await callEnvelope(harness, 'tradescript_get_context', { sessionId: 's-1', target: chart });

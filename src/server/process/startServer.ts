@@ -29,6 +29,7 @@ import { pairUrlOf } from '../http/pairUrl.js';
 import { DeferredHubPort } from './deferredHub.js';
 import { openHubRole, type HubRoleOptions } from './hubRole.js';
 import { DISCOVER, watchStdin, type StdinWatch } from './stdinWatch.js';
+import { batchWritesPerTick } from './tickWrites.js';
 
 /** Makes the MCP server of one stdio connection, for the revision family its opening chose. */
 export type McpServerMaker = (era: 'legacy' | 'modern') => Promise<Server>;
@@ -336,7 +337,7 @@ async function openStdio(createMcp: McpServerMaker, options: StartOptions, logge
   const serve = () =>
     (serving ??= (async () => {
       const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-      const transport = new StdioServerTransport(watch.stream, options.stdout ?? process.stdout);
+      const transport = new StdioServerTransport(watch.stream, batchWritesPerTick(options.stdout ?? process.stdout));
       const handle = serveStdio(({ era }) => createMcp(era), { transport });
       // serveStdio owns the transport's onclose; ours runs after it.
       const theirs = transport.onclose;

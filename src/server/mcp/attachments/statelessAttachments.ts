@@ -267,6 +267,22 @@ function leaseAttachment(identity: StatelessIdentity): Attachment {
     id: identity.attachmentId,
     ready: () => Promise.resolve(handle),
     end: () => Promise.resolve(),
-    nextOperationId: () => `gen-${randomBytes(12).toString('base64url')}`,
+    nextOperationId: randomOperationId,
   };
+}
+
+const ID_BYTES = 12;
+/** Random bytes drawn 256 ids at a time: a call into the CSPRNG per call cost more than the id itself. */
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
+/** A 96-bit random operation id (random: no counter survives a restart, and stateless ids have no connection to count on). */
+function randomOperationId(): string {
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 256);
+    idOffset = 0;
+  }
+  const id = idPool.toString('base64url', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return `gen-${id}`;
 }
