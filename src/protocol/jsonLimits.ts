@@ -22,9 +22,13 @@ export function checkJsonShape(
   reserved = 0,
 ): JsonLimitBreach {
   const deepest = Math.max(1, limits.jsonDepth - reserved);
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+  // Two parallel stacks and Object.keys, not [node, depth] pairs and Object.entries: this walk runs
+  // several times per call on each side (frame, arguments, result) and allocated a pair per value.
+  const nodes: unknown[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
     if (typeof node === 'string') {
       if (node.length > limits.stringLength) return { limit: 'stringLength', max: limits.stringLength };
       continue;
@@ -32,12 +36,16 @@ export function checkJsonShape(
     if (node === null || typeof node !== 'object') continue;
     if (depth > deepest) return { limit: 'jsonDepth', max: limits.jsonDepth };
     if (Array.isArray(node)) {
-      for (const item of node) stack.push([item, depth + 1]);
-    } else {
-      for (const [key, item] of Object.entries(node)) {
-        if (key.length > limits.stringLength) return { limit: 'stringLength', max: limits.stringLength };
-        stack.push([item, depth + 1]);
+      for (let i = 0; i < node.length; i++) {
+        nodes.push(node[i]);
+        depths.push(depth + 1);
       }
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      if (key.length > limits.stringLength) return { limit: 'stringLength', max: limits.stringLength };
+      nodes.push((node as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
     }
   }
   return null;

@@ -28,6 +28,20 @@ describe('SPEC §6 limits', () => {
     expect(checkJsonShape(ok)).toBeNull();
   });
 
+  it('SPEC §6 depth counts arrays and objects alike, each level once, less the reserved levels', () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = 'leaf';
+      for (let i = 0; i < levels; i++) value = i % 2 ? { k: value } : [null, value];
+      return value;
+    };
+    const limits = { jsonDepth: 8, stringLength: 10 };
+    expect(checkJsonShape(nest(8), limits)).toBeNull();
+    expect(checkJsonShape(nest(9), limits)).toEqual({ limit: 'jsonDepth', max: 8 });
+    expect(checkJsonShape(nest(6), limits, 2)).toBeNull();
+    expect(checkJsonShape(nest(7), limits, 2)).toEqual({ limit: 'jsonDepth', max: 8 });
+    expect(checkJsonShape([[{ k: 'x'.repeat(11) }]], limits)).toEqual({ limit: 'stringLength', max: 10 });
+  });
+
   it('SPEC §6 strings (and keys) over 128 KB break stringLength', () => {
     const long = 'x'.repeat(DEFAULT_LIMITS.stringLength + 1);
     expect(checkJsonShape({ a: [long] })).toEqual({ limit: 'stringLength', max: DEFAULT_LIMITS.stringLength });

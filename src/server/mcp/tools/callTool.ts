@@ -95,7 +95,8 @@ function answer(parsed: ParsedInput, routed: RoutedOutcome, limits: Limits, base
   const shaped = outcome.ok
     ? shapeSuccess(parsed.name, outcome, limits, calls)
     : { ok: false as const, error: shapeFailure(outcome.error) };
-  if (shaped.ok) return { result: successResult(shaped.data, meta, shaped.images), code: null, sessionId };
+  if (shaped.ok)
+    return { result: successResult(shaped.data, meta, shaped.images, shaped.dataJson), code: null, sessionId };
   return { result: errorResult(shaped.error, meta), code: shaped.error.code, sessionId };
 }
 

@@ -57,8 +57,9 @@ const FORBIDDEN_KEY_MESSAGE = 'Contains a field that is not allowed here; remove
  */
 function forbiddenKeyIssue(name: ToolName, args: unknown): ValidationIssue | null {
   const at = findForbiddenKey(args);
+  if (at === null) return null;
   const schema = TOOLS.find((tool) => tool.name === name)?.input;
-  if (at === null || !schema) return null;
+  if (!schema) return null;
   return { path: canonicalPath(schema, at), code: 'unknown_field', message: FORBIDDEN_KEY_MESSAGE };
 }
 
@@ -176,6 +177,9 @@ export function checkInput(name: ToolName, args: unknown, limits: Limits): Check
  */
 export function echoableRequestId(name: ToolName, args: unknown): string | undefined {
   if (name !== 'tradescript_call' || args === null || typeof args !== 'object') return undefined;
-  const result = RequestIdSchema.safeParse((args as Record<string, unknown>)['requestId']);
+  const raw = (args as Record<string, unknown>)['requestId'];
+  // Most calls carry none: a failing parse of `undefined` per call was measurable (issue 15 item 1).
+  if (raw === undefined) return undefined;
+  const result = RequestIdSchema.safeParse(raw);
   return result.success ? result.data : undefined;
 }

@@ -143,4 +143,29 @@ describe('SPEC §6 an answer is read against its schema once on each side of the
     const shaped = shapeSuccess('tradescript_call', notAReceipt as typeof notAReceipt & { ok: true }, DEFAULT_LIMITS);
     expect(shaped).toMatchObject({ ok: false, error: { code: 'internal_error' } });
   });
+
+  test('SPEC §6 a receipt is measured in UTF-8 bytes of its JSON, and its measured text is the one sent', () => {
+    const receipt = receiptFor(readCall, { result: 'é'.repeat(600), mutation: false });
+    const text = JSON.stringify(receipt);
+    const bytes = new TextEncoder().encode(text).byteLength;
+    const fits = shapeSuccess('tradescript_call', answered(receipt), { ...DEFAULT_LIMITS, resultBytes: bytes });
+    expect(fits).toEqual({ ok: true, data: receipt, images: [], dataJson: text });
+    // Within the limit in UTF-16 units, over it in bytes: a read over resultBytes.
+    const over = shapeSuccess('tradescript_call', answered(receipt), { ...DEFAULT_LIMITS, resultBytes: bytes - 1 });
+    expect(text.length).toBeLessThan(bytes - 1);
+    expect(over).toMatchObject({ ok: false, error: { code: 'limit_exceeded', details: { limit: 'resultBytes' } } });
+  });
+
+  test('SPEC §4 a call result’s text item is exactly the JSON of its structuredContent', async () => {
+    harness = await connectClient();
+    harness.hub.responder = (r) => ({
+      ok: true,
+      environment: 'paper',
+      data: receiptFor((r.op as { call: RelayCall }).call, { result: { note: 'ünïcode \u2028 "q"', n: [1, 2.5] } }),
+    });
+    const { result } = await run('tradescript_call', call({ requestId: 'req-9' }));
+    const content = result.content as Array<{ type: string; text: string }>;
+    expect(result.isError).toBe(false);
+    expect(content[0]?.text).toBe(JSON.stringify(result.structuredContent));
+  });
 });

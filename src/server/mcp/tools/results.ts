@@ -20,11 +20,17 @@ import {
   type ErrorObject,
   type Limits,
   type ToolName,
+  utf8Length,
 } from '../../../protocol/index.js';
 import { wasRead, type HubOutcome } from '../../hub/hubPort.js';
 
-/** A checked answer: data (and a snapshot's image), or an envelope error. */
-export type ShapedResult = { ok: true; data: unknown; images: ImageContent[] } | { ok: false; error: ErrorObject };
+/**
+ * A checked answer: data (and a snapshot's image), or an envelope error.
+ * `dataJson` is the data's JSON text when measuring it already made it, so
+ * the envelope reuses it instead of serializing the data a second time.
+ */
+export type ShapedResult =
+  { ok: true; data: unknown; images: ImageContent[]; dataJson?: string } | { ok: false; error: ErrorObject };
 
 /** The page's answer did not match the contract: a defect, never the caller's fault. */
 function unreadableError(): ErrorObject {
@@ -105,6 +111,9 @@ export function shapeSuccess(
         ? { success: true as const, data: outcome.data as CallReceipt }
         : callTool.data.safeParse(outcome.data);
       if (!receipt.success) return unreadable();
+      // fitReceipt's own first test, kept as text: a receipt that fits whole (nearly all) is sent as measured.
+      const dataJson = JSON.stringify(receipt.data);
+      if (utf8Length(dataJson) <= max) return { ok: true, data: receipt.data, images: [], dataJson };
       const fitted = fitReceipt(receipt.data, max);
       return fitted.ok ? { ok: true, data: fitted.receipt, images: [] } : fitted;
     }

@@ -30,17 +30,37 @@ export function makeMeta(source: MetaSource, now: Date = new Date()): Meta {
   return meta;
 }
 
-function toResult(payload: Record<string, unknown>, isError: boolean, extra: ImageContent[]): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(payload) }, ...extra],
-    structuredContent: payload,
-    isError,
-  };
+function toResult(
+  payload: Record<string, unknown>,
+  isError: boolean,
+  extra: ImageContent[],
+  text: string = JSON.stringify(payload),
+): CallToolResult {
+  return { content: [{ type: 'text', text }, ...extra], structuredContent: payload, isError };
 }
 
-/** A successful tool result; `images` follow the text item (a snapshot's picture). */
-export function successResult(data: unknown, source: MetaSource, images: ImageContent[] = []): CallToolResult {
-  return toResult(okEnvelope(data, makeMeta(source)), false, images);
+/**
+ * The text of `okEnvelope(data, meta)` from the data's JSON text, as
+ * `JSON.stringify` of the envelope writes it (same keys, same order):
+ * JSON.stringify of an object is its members' texts joined.
+ */
+function okEnvelopeText(dataJson: string, meta: Meta): string {
+  return `{"data":${dataJson},"error":null,"meta":${JSON.stringify(meta)}}`;
+}
+
+/**
+ * A successful tool result; `images` follow the text item (a snapshot's
+ * picture). `dataJson`, when given, is `JSON.stringify(data)` already made.
+ */
+export function successResult(
+  data: unknown,
+  source: MetaSource,
+  images: ImageContent[] = [],
+  dataJson?: string,
+): CallToolResult {
+  const meta = makeMeta(source);
+  const payload = okEnvelope(data, meta);
+  return toResult(payload, false, images, dataJson === undefined ? undefined : okEnvelopeText(dataJson, meta));
 }
 
 /** A failed tool result. */
