@@ -160,36 +160,6 @@ describe('/mcp with both protocol revisions (SPEC §2, §13)', () => {
     await client.close();
   });
 
-  test('SPEC §3 §13 a 2025-11-25 call answers in one JSON response; a call with a progressToken streams its progress first', async () => {
-    const { url, hub } = await serve();
-    const types: string[] = [];
-    const recording = async (input: string | URL | Request, init?: RequestInit) => {
-      const response = await fetch(input, init);
-      if (init?.method === 'POST') types.push(response.headers.get('content-type') ?? '');
-      return response;
-    };
-    const client = new V1Client({ name: 'legacy', version: '1' });
-    await client.connect(new V1Transport(new URL(url), { fetch: recording }));
-    const args = { sessionId: 's-1', target: { scope: 'session' } };
-    types.length = 0;
-    expect((await client.callTool({ name: 'tradescript_get_context', arguments: args })).isError).toBe(false);
-    expect(types).toEqual(['application/json']);
-    let release = () => {};
-    hub.responder = (request) => {
-      request.options.onProgress?.(1, 2);
-      return new Promise((resolve) => (release = () => resolve(defaultAnswer(request))));
-    };
-    const seen: number[] = [];
-    const call = client.callTool({ name: 'tradescript_get_context', arguments: args }, undefined, {
-      onprogress: (p) => void seen.push(p.progress),
-    });
-    await waitFor(() => seen.length === 1, 'the progress notification before the answer');
-    release();
-    expect((await call).isError).toBe(false);
-    expect(types.slice(1)).toEqual(['text/event-stream']);
-    await client.close();
-  });
-
   test('SPEC §2 a 2025 session with no request for attachmentIdleMs and no open stream ends as a detach (fake clock)', async () => {
     const clock = manualClock();
     const { url, endpoint, hub } = await serve(clock);

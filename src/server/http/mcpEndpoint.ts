@@ -25,7 +25,7 @@ import type { HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
-import { sendWebResponse, toWebRequest, type SendOptions } from './webBridge.js';
+import { sendWebResponse, toWebRequest } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
 export type McpServerFactory = () => Promise<HttpFront>;
@@ -45,30 +45,6 @@ interface Loaded {
   front: HttpFront;
   modern: McpHttpHandler;
   listen: PrincipalListenBus;
-}
-
-/** One request on its way through the endpoint. */
-interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  request: Request;
-  body: unknown;
-  send: SendOptions;
-}
-
-/**
- * How the answer may be written: a POST of one request (not a
- * `subscriptions/listen`, whose stream stays open) holds its headers for its
- * first event; a client that accepts JSON may get a lone answer as JSON.
- */
-function sendOptions(req: IncomingMessage, body: unknown): SendOptions {
-  const one =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  const call = one !== null && typeof one.method === 'string' && one.id !== undefined && one.id !== null;
-  return {
-    holdHeaders: req.method === 'POST' && call && one.method !== 'subscriptions/listen',
-    acceptsJson: (req.headers.accept ?? '').toLowerCase().includes('application/json'),
-  };
 }
 
 const SYSTEM_CLOCK: IdleClock = {
@@ -142,11 +118,10 @@ export class McpHttpEndpoint {
       }
     }
     const request = toWebRequest(req, res);
-    const send = sendOptions(req, body);
     if (!(await sdk.isLegacyRequest(request, body))) {
-      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }), send);
+      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
     }
-    return this.legacy({ req, res, request, body, send }, sessionId, sdk, front);
+    return this.legacy(req, res, request, body, sessionId, sdk, front);
   }
 
   /** Loads the SDK and the front ahead of the first request. */
@@ -199,8 +174,15 @@ export class McpHttpEndpoint {
     return this.loaded;
   }
 
-  private async legacy(exchange: Exchange, sessionId: string | undefined, sdk: Sdk, front: HttpFront): Promise<void> {
-    const { req, res, body } = exchange;
+  private async legacy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: Request,
+    body: unknown,
+    sessionId: string | undefined,
+    sdk: Sdk,
+    front: HttpFront,
+  ): Promise<void> {
     let session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (sessionId && !session) return sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new one.');
     if (!session) {
@@ -209,13 +191,13 @@ export class McpHttpEndpoint {
       }
       session = await this.open(sdk, front);
     }
-    await this.serve(session, exchange);
+    await this.serve(session, res, request, body);
     // An initialize the transport refused leaves no session: release its server and hub listeners.
     if (!sessionId && session.transport.sessionId === undefined) await session.server.close().catch(() => undefined);
   }
 
   /** Serves one request of a session, counting it (and its stream) as open until the response ends. */
-  private async serve(session: McpSession, { res, request, body, send }: Exchange): Promise<void> {
+  private async serve(session: McpSession, res: ServerResponse, request: Request, body: unknown): Promise<void> {
     session.open += 1;
     session.lastActive = this.clock.now();
     res.once('close', () => {
@@ -223,7 +205,7 @@ export class McpHttpEndpoint {
       session.lastActive = this.clock.now();
     });
     const response = await session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
-    await sendWebResponse(res, response, send);
+    await sendWebResponse(res, response);
   }
 
   private async open(sdk: Sdk, front: HttpFront): Promise<McpSession> {

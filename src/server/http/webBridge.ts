@@ -3,16 +3,12 @@
  * `Response` the MCP SDK v2 serves (SPEC §11). The body is read and parsed once
  * by us (bounded, see `body.ts`) and handed to the SDK as its `parsedBody`, so
  * the web request carries none (a body there cost a stream per request that
- * nothing read); the request's signal aborts when the client goes away, which
- * is how a 2026-07-28 client cancels a call over HTTP.
- *
- * A response goes out in as few writes as it can (`webResponse.ts`): a JSON
- * body in one, and a call's event stream held until its first event, so a
- * quick answer is one write too, sent as JSON when the client accepts it.
+ * nothing read); the response streams back
+ * chunk by chunk (SSE for progress and `subscriptions/listen`), and the
+ * request's signal aborts when the client goes away, which is how a
+ * 2026-07-28 client cancels a call over HTTP.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-export { sendWebResponse, type SendOptions } from './webResponse.js';
 
 /**
  * A web `Request` for `req`, without its body (the SDK is handed the parsed
@@ -31,4 +27,32 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
+}
+
+/** Writes `response` to `res`, streaming its body; resolves when it ended or the client left. */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  res.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // The stream was cancelled because the client left; nothing more to write.
+  } finally {
+    res.off('close', cancel);
+    if (!res.destroyed) res.end();
+  }
 }
