@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import {
   CLOSE_CODES,
   RELAY_BATCH_SUBPROTOCOL,
@@ -8,10 +8,11 @@ import {
   type BrowserFrame,
   type CatalogDocument,
 } from '../../protocol/index.js';
-import { RelayClient } from './relayClient.js';
+import type { RelayClient } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import type { RelaySession, RequestHandler } from './clientSessions.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { testRelayClient } from '../testing/testRelayClient.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
 const echo: RequestHandler = (request) =>
@@ -44,13 +45,7 @@ async function serve(protocol: string): Promise<string> {
 
 /** Connects with `sessions` sessions answering with their request's id; resolves once they are open. */
 async function openWith(url: string, sessions = 1): Promise<{ opened: RelaySession[]; peer: PeerRecord }> {
-  connection = new RelayClient({
-    url,
-    webSocket: WebSocket,
-    credentials: createMemoryCredentialStore(relay.credential),
-    agent: { kind: 'page', version: 'test' },
-    random: () => 0,
-  });
+  connection = testRelayClient(url, createMemoryCredentialStore(relay.credential));
   const opened = Array.from({ length: sessions }, (_, i) =>
     connection.openSession({ info: { title: `Tab ${i}`, environment: 'paper' }, catalog, handler: echo }),
   );

@@ -1,13 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import type { Clock } from './clock.js';
-import { RelayClient, type RelayClientOptions } from './relayClient.js';
+import type { RelayClient } from './relayClient.js';
+import { type RelayClientOptions } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import { ManualClock } from '../testing/manualClock.js';
 import { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { testRelayClient } from '../testing/testRelayClient.js';
 
 let wss: WebSocketServer;
 let relay: ScriptedRelay;
@@ -32,14 +34,7 @@ afterEach(async () => {
 });
 
 function start(extra: Partial<RelayClientOptions> = {}): RelayClient {
-  connection = new RelayClient({
-    url,
-    webSocket: WebSocket,
-    credentials: createMemoryCredentialStore(relay.credential),
-    agent: { kind: 'page', version: 'test' },
-    random: () => 0,
-    ...extra,
-  });
+  connection = testRelayClient(url, createMemoryCredentialStore(relay.credential), extra);
   connection.start();
   return connection;
 }

@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { CLOSE_CODES, type CatalogDocument } from '../../protocol/index.js';
-import { RelayClient, type RelayClientOptions, type RelayClientStatus } from './relayClient.js';
+import type { RelayClient } from './relayClient.js';
+import { type RelayClientOptions, type RelayClientStatus } from './relayClient.js';
 import { createMemoryCredentialStore, type BrowserCredentialStore } from './browserCredentials.js';
 import { CREDENTIAL_REFUSED_MESSAGE, originNotAllowedMessage, PAIR_CODE_REFUSED_MESSAGE } from './statusMessages.js';
 import type { HandlerResult } from './clientSessions.js';
 import { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { testRelayClient } from '../testing/testRelayClient.js';
 import type { PairLinkResult } from '../page/bridgeTypes.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
@@ -36,15 +38,7 @@ afterEach(async () => {
 
 function connect(credentials: BrowserCredentialStore, extra: Partial<RelayClientOptions> = {}) {
   const statuses: RelayClientStatus[] = [];
-  const connection = new RelayClient({
-    url,
-    webSocket: WebSocket,
-    credentials,
-    agent: { kind: 'page', version: 'test' },
-    random: () => 0,
-    onStatus: (status) => statuses.push(status),
-    ...extra,
-  });
+  const connection = testRelayClient(url, credentials, { onStatus: (status) => statuses.push(status), ...extra });
   connections.push(connection);
   return { connection, statuses };
 }

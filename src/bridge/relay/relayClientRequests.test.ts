@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { BrowserFrame, CatalogDocument, Operation } from '../../protocol/index.js';
-import { RelayClient } from './relayClient.js';
+import type { RelayClient } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import type { HandlerResult, RelaySession, RequestHandler } from './clientSessions.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { testRelayClient } from '../testing/testRelayClient.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
 const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
@@ -34,13 +35,10 @@ afterEach(async () => {
 async function openWith(
   handler: RequestHandler,
 ): Promise<{ session: RelaySession; sessionId: string; peer: PeerRecord }> {
-  connection = new RelayClient({
-    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
-    webSocket: WebSocket,
-    credentials: createMemoryCredentialStore(relay.credential),
-    agent: { kind: 'page', version: 'test' },
-    random: () => 0,
-  });
+  connection = testRelayClient(
+    `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    createMemoryCredentialStore(relay.credential),
+  );
   const session = connection.openSession({ info: { title: 'Tab', environment: 'paper' }, catalog, handler });
   connection.start();
   await vi.waitFor(() => expect(session.status().open).toBe(true));
