@@ -78,7 +78,7 @@ describe('SPEC §6 responses are bounded before they leave', () => {
 
 describe('SPEC §6 §8 a 4 MB snapshot fits both ends of the relay', () => {
   it('the bridge sends a snapshot response with a full 4 MB image as base64, and the server’s frame parser accepts it', async () => {
-    const { MAX_FRAME_BYTES, parseBrowserFrame } = await import('../../server/relay/serverFrames.js');
+    const { MAX_FRAME_BYTES, parseBrowserFrames } = await import('../../server/relay/serverFrames.js');
     const snapshot = requestFrame('r-snap', 's1', {
       kind: 'snapshot',
       target: { scope: 'widget', widgetId: 'w' },
@@ -97,8 +97,9 @@ describe('SPEC §6 §8 a 4 MB snapshot fits both ends of the relay', () => {
     const text = encodeResponse(snapshot, 'paper', { ok: true, data, image: { mimeType: 'image/png', base64 } });
     expect(text.length).toBeGreaterThan(base64.length);
     expect(text.length).toBeLessThanOrEqual(MAX_FRAME_BYTES);
-    const parsed = parseBrowserFrame(text);
-    expect(parsed.ok && parsed.frame.t === 'response' && parsed.frame.outcome.ok).toBe(true);
+    const parsed = parseBrowserFrames(text, MAX_FRAME_BYTES, true);
+    const frame = parsed.ok ? parsed.frames[0] : undefined;
+    expect(frame?.t === 'response' && frame.outcome.ok).toBe(true);
     expect(responseByteLimit(snapshot.limits, 'snapshot')).toBeLessThanOrEqual(MAX_FRAME_BYTES);
   });
 });

@@ -6,10 +6,8 @@ import {
   BrowserFrameSchema,
   DEFAULT_LIMITS,
   MB,
-  readFrame,
   readFrames,
   type BrowserFrame,
-  type ReadFrame,
   type ReadFrames,
   type ServerFrame,
 } from '../../protocol/index.js';
@@ -27,11 +25,6 @@ export const MAX_FRAME_BYTES = DEFAULT_LIMITS.resultBytes + Math.ceil((DEFAULT_L
  * every serializer the answer meets on its way to the MCP client.
  */
 export const MAX_FRAME_DEPTH = 64;
-
-/** Parses one browser frame: size, JSON, depth, then `BrowserFrameSchema` (`readFrame`). */
-export function parseBrowserFrame(text: string, maxBytes: number = MAX_FRAME_BYTES): ReadFrame<BrowserFrame> {
-  return readFrame(BrowserFrameSchema, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH });
-}
 
 /**
  * Parses one browser message: a frame, or on a socket that negotiated batches
