@@ -22,6 +22,7 @@ import { runRoundTrips, settle } from './lib/measure.mjs';
 import { median, trialStats } from './lib/stats.mjs';
 import { openTerminal, readCall } from './lib/tradescript.mjs';
 import { cpuMs } from './lib/procCpu.mjs';
+import { traceTasks, threadTasks } from './lib/threadBusy.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
 const flags = process.argv.slice(2);
@@ -51,32 +52,13 @@ function fail(message) {
 /** Variants in this round's order: rotated by one each round. */
 const turn = (round) => variants.map((_, i) => variants[(i + round) % variants.length]);
 
-/** Traces `body` and returns the trace's events with its wall time. */
-async function traced(browser, page, body) {
-  await browser.startTracing(page, { categories: ['toplevel'] });
-  const t0 = performance.now();
-  await body();
-  const wallMs = performance.now() - t0;
-  const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
-  return { events, wallMs };
-}
-
+/** Top-level tasks as this script counts them (Chromium's own `RunTask` too). */
 const TASKS = new Set(['ThreadControllerImpl::RunTask', 'ThreadPool_RunTask', 'RunTask']);
 
 /** Busy ms by thread name of process `pid`, and its main thread's longest task. */
 function pidThreads(events, pid) {
-  const names = new Map(
-    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === pid).map((e) => [e.tid, e.args.name]),
-  );
-  const busy = new Map();
-  let longest = 0;
-  for (const e of events) {
-    if (e.ph !== 'X' || e.pid !== pid || !TASKS.has(e.name)) continue;
-    const thread = names.get(e.tid) ?? `tid ${e.tid}`;
-    busy.set(thread, (busy.get(thread) ?? 0) + e.dur / 1000);
-    if (thread === 'CrRendererMain') longest = Math.max(longest, e.dur / 1000);
-  }
-  return { busy, longest };
+  const { busy, longest } = threadTasks(events, { byPid: false, pid, taskNames: TASKS });
+  return { busy, longest: longest.get('CrRendererMain') ?? 0 };
 }
 
 /** The pid of a variant's page renderer: the renderer whose CPU rises most, and clearly, while the page spins. */
@@ -138,7 +120,7 @@ async function traceTurn(browser, v) {
   const out = {};
   for (const callers of [1, CALLERS]) {
     await settle();
-    const { events, wallMs } = await traced(browser, v.terminal.page, () =>
+    const { events, wallMs } = await traceTasks(browser, v.terminal.page, () =>
       runRoundTrips(readCall(v.terminal), CALLS, callers),
     );
     out[callers] = { ...pidThreads(events, v.renderer), wallMs };
@@ -174,7 +156,11 @@ try {
     for (const v of turn(round)) v.traces.push(await traceTurn(browser, v));
   }
   for (const v of variants) {
-    const { events, wallMs } = await traced(browser, v.terminal.page, () => new Promise((r) => setTimeout(r, 3000)));
+    const { events, wallMs } = await traceTasks(
+      browser,
+      v.terminal.page,
+      () => new Promise((r) => setTimeout(r, 3000)),
+    );
     const quiet = pidThreads(events, v.renderer);
     v.background = { rates: new Map([...quiet.busy].map(([t, ms]) => [t, ms / wallMs])), longest: quiet.longest };
   }
