@@ -11,7 +11,8 @@
  * function that forced them, the CPU profile's self and total time by
  * function, and per layer (`layer.clone` … `layer.cloned`) the wall time and
  * the elements its clone holds (the `snapdom.cloned` mark's detail).
- * `PROFILE_OUT=dir` also writes the trace and the profile there.
+ * `PROFILE_OUT=dir` also writes the trace and the profile there; `PROFILE_LAYER=name` adds the CPU tables of the
+ * clones of the layers whose name (test id, else tag.classes) holds `name`.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { openTerminal } from './lib/tradescript.mjs';
 const captures = Number(process.argv[2] ?? 5);
 const widgetId = process.argv[3] ?? 'terminal';
 const out = process.env.PROFILE_OUT;
+/** `PROFILE_LAYER=name`: also the CPU tables of the clones of the layers whose name holds it. */
+const only = process.env.PROFILE_LAYER;
 const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -175,6 +178,15 @@ function report(events, cpu, elements) {
   cpuTables(cpu, caps, n);
   console.log('\n== CPU inside the layer clones (layer.clone … layer.cloned) ==');
   cpuTables(cpu, layers, n);
+  if (only) {
+    const names = elements.filter((m) => m.name === 'layer.clone').map((m) => m.detail.layer);
+    console.log(`\n== CPU inside the clones of layers named ${only} ==`);
+    cpuTables(
+      cpu,
+      layers.filter((_, i) => names[i]?.includes(only)),
+      n,
+    );
+  }
   console.log('\n== CPU inside the layer decodes (layer.decode … layer.decoded) ==');
   cpuTables(cpu, windows(events, thread, 'layer.decode', 'layer.decoded'), n);
   layerTable(layers, elements, n);
