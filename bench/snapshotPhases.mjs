@@ -4,7 +4,8 @@
  * stdio, and the `ts:` performance marks a build carries (page and worker) are
  * read back after each capture and placed on one clock with the client's.
  * `node bench/snapshotPhases.mjs [captures] [widgetId]` (default 6, terminal);
- * the first capture is the cold one, the rest are summarized (median per phase). The build marks its phases
+ * the first capture is the cold one, the rest are summarized (median per phase); with `PHASES_COMPARE_BIN`, another
+ * build's demo is captured in turns with this one's (the first capture of each build is its cold one). The build marks its phases
  * (`src/sdk/phaseMark.ts`) once this sets `__tradescriptPhaseMarks` in the page and the bridge worker; a long
  * task ('longtask' observer, over 50 ms) is printed with the marks it holds. `PHASES_VERBOSE=1` prints every
  * mark of every capture. Timestamps of page, worker and this process are placed on one clock (timeOrigin).
@@ -19,6 +20,11 @@ const widgetId = process.argv[3] ?? 'terminal';
  * before its captures (`PHASES_VARIANTS='{"off":{},"on":{"flag":true}}'`), summarized apart.
  */
 const variants = Object.entries(JSON.parse(process.env.PHASES_VARIANTS ?? '{"build":{}}'));
+/**
+ * Another build's CLI (`PHASES_COMPARE_BIN=/other/dist/node/server/bin.js`): its demo in a second tab, captured
+ * in turns with this build's (before and after in one run, so load from other processes falls on both alike).
+ */
+const compareBin = process.env.PHASES_COMPARE_BIN || null;
 const verbose = process.env.PHASES_VERBOSE === '1';
 const summaries = [];
 const h = await importHarness();
@@ -52,7 +58,13 @@ function summarize(marks, t0, t1) {
   };
 }
 const browser = await h.launchBrowser();
-const terminal = await openTerminal(h, browser, 'stdio', { viewport: { width: 1280, height: 720 } });
+const viewport = { width: 1280, height: 720 };
+const builds = [['build', await openTerminal(h, browser, 'stdio', { viewport })]];
+if (compareBin) builds.push(['compare', await openTerminal(h, browser, 'stdio', { viewport, bin: compareBin })]);
+/** Every build with every variant, taken in turns: [label, flags, terminal]. */
+const runs = builds.flatMap(([build, terminal]) =>
+  variants.map(([variant, flags]) => [compareBin ? `${build}:${variant}` : variant, flags, terminal]),
+);
 
 const marksOf = (target) =>
   target.evaluate(() =>
@@ -64,17 +76,22 @@ const marksOf = (target) =>
 const clear = (target) => target.evaluate(() => performance.clearMarks());
 
 try {
-  await terminal.page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    w.__phaseLongTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__phaseLongTasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask' });
-  });
+  for (const [, terminal] of builds) {
+    await terminal.page.evaluate(() => {
+      const w = /** @type {any} */ (window);
+      w.__phaseLongTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__phaseLongTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask' });
+    });
+  }
   await new Promise((resolve) => setTimeout(resolve, 1500));
+  const cold = new Set();
   for (let i = 0; i < captures; i++) {
+    const [variant, flags, terminal] = runs[i % runs.length];
+    const first = !cold.has(terminal);
+    cold.add(terminal);
     const worker = terminal.page.workers()[0];
-    const [variant, flags] = variants[i % variants.length];
     const set = (f) => Object.assign(globalThis, { __tradescriptPhaseMarks: true, __tsx: f });
     await terminal.page.evaluate(set, flags);
     if (worker) await worker.evaluate(set, flags);
@@ -92,7 +109,7 @@ try {
       ...(await marksOf(terminal.page)).map((m) => ({ ...m, where: 'page' })),
       ...(worker ? await marksOf(worker) : []).map((m) => ({ ...m, where: 'worker' })),
     ].sort((a, b) => a.at - b.at);
-    summaries.push({ variant, ...summarize(marks, t0, t1) });
+    summaries.push({ variant, first, ...summarize(marks, t0, t1) });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const long = await terminal.page.evaluate(() => {
       const w = /** @type {any} */ (window);
@@ -109,7 +126,7 @@ try {
     }
     if (!verbose) continue;
     console.log(
-      `\ncapture ${i} (${i === 0 ? 'cold' : 'warm'}): wall ${(t1 - t0).toFixed(1)} ms, ${image?.data.length} b64 chars`,
+      `\ncapture ${i} (${first ? 'cold' : 'warm'}): wall ${(t1 - t0).toFixed(1)} ms, ${image?.data.length} b64 chars`,
     );
     let last = t0;
     for (const m of marks) {
@@ -120,11 +137,11 @@ try {
     }
     console.log(`  ${(t1 - t0).toFixed(1).padStart(7)}  +${(t1 - last).toFixed(1).padStart(6)}  client result`);
   }
-  console.log(`cold: ${JSON.stringify(summaries[0])}`);
-  for (const [variant] of variants) {
-    const warm = summaries.slice(1).filter((s) => s.variant === variant);
+  for (const summary of summaries.filter((s) => s.first)) console.log(`cold: ${JSON.stringify(summary)}`);
+  for (const [variant] of runs) {
+    const warm = summaries.filter((s) => !s.first && s.variant === variant);
     console.log(`${variant}: warm medians of ${warm.length}:`);
-    for (const key of Object.keys(summaries[0]).filter((k) => k !== 'variant')) {
+    for (const key of Object.keys(summaries[0]).filter((k) => k !== 'variant' && k !== 'first')) {
       const values = warm.map((s) => s[key] ?? 0).sort((a, b) => a - b);
       console.log(
         `  ${key.padEnd(22)} ${values[Math.floor(values.length / 2)].toFixed(1).padStart(7)}   [${values.map((v) => v.toFixed(0)).join(' ')}]`,
@@ -132,6 +149,6 @@ try {
     }
   }
 } finally {
-  await terminal.close();
+  for (const [, terminal] of builds) await terminal.close();
   await h.closeAll();
 }

@@ -171,6 +171,39 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('SPEC §8 an overflowing ellipsis box is cut to the longest prefix that fits with "…", and put back after', async () => {
+    const { page } = await openPage();
+    const seen = await page.evaluate(() => window.sdkCaptureTest.cutNames());
+    const [long, short, split, emoji] = seen.cut;
+    expect(seen.before[1]).toBe('BTC');
+    expect(short).toBe('BTC');
+    for (const cut of [long, split, emoji]) expect(cut?.endsWith('\u2026')).toBe(true);
+    expect(seen.before[0]!.startsWith(long!.slice(0, -1))).toBe(true);
+    expect(seen.fits).toEqual([true, true, true, true]);
+    expect(await page.evaluate((cut) => window.sdkCaptureTest.longerFits(cut), long!)).toBe(false);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(seen.after).toEqual(seen.before);
+  });
+
+  it('SPEC §8 text the page writes while a capture has it cut is kept; a capture leaves the page as it was, its memo intact', async () => {
+    const { page, errors } = await openPage();
+    const seen = await page.evaluate(() => window.sdkCaptureTest.cutNames('Changed by the page'));
+    expect(seen.after[0]).toBe('Changed by the page');
+    expect(seen.after.slice(1)).toEqual(seen.before.slice(1));
+    const before = await page.evaluate(() => window.sdkCaptureTest.namesText());
+    expect(await capture(page, 'names', 12 * 1024 * 1024)).toMatchObject({ ok: true });
+    expect(await page.evaluate(() => window.sdkCaptureTest.namesText())).toEqual(before);
+    // Captured again while unchanged: the engine's memo answers without cloning (no clone is marked).
+    const clones = await page.evaluate(async () => {
+      Object.assign(globalThis, { __tradescriptPhaseMarks: true });
+      performance.clearMarks();
+      await window.sdkCaptureTest.capture('names', 12 * 1024 * 1024);
+      return performance.getEntriesByName('ts:snapdom.clone', 'mark').length;
+    });
+    expect(clones).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('SPEC §3 a session target is target_not_renderable; a target without a render source too', async () => {
     const { page } = await openPage();
     expect(await capture(page, 'session', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });

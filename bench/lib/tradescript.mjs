@@ -59,9 +59,10 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern' }} [opts]
+ * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern', prepare?: (page: import('playwright-core').Page) => Promise<void> }} [opts]
  *   `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI; `era: 'modern'`
- *   speaks 2026-07-28 (over HTTP stateless: each call passes back the attachment handle of the one before)
+ *   speaks 2026-07-28 (over HTTP stateless: each call passes back the attachment handle of the one before);
+ *   `prepare` runs on the new tab before the demo loads (e.g. an init script or a fixed clock)
  * @returns {Promise<Terminal>}
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
@@ -86,6 +87,7 @@ export async function openTerminal(h, browser, transport, opts = {}) {
   const statelessHttp = transport === 'http' && opts.era === 'modern';
   const tab = await h.newPage(browser);
   if (opts.viewport) await tab.page.setViewportSize(opts.viewport);
+  if (opts.prepare) await opts.prepare(tab.page);
   const close = async () => {
     await client.close().catch(() => {});
     await closeServer();

@@ -21,4 +21,15 @@ describe('phaseMark (bench/snapshotPhases.mjs)', () => {
     phaseMark('layer.clone');
     expect(performance.getEntriesByName('ts:layer.clone', 'mark')).toHaveLength(1);
   });
+
+  it("SPEC §12 computes a mark's detail only when marks were asked for", () => {
+    let asked = 0;
+    const detail = (): { elements: number } => ({ elements: ++asked });
+    phaseMark('snapdom.cloned', detail);
+    expect(asked).toBe(0);
+    flagged.__tradescriptPhaseMarks = true;
+    phaseMark('snapdom.cloned', detail);
+    const [mark] = performance.getEntriesByName('ts:snapdom.cloned', 'mark') as PerformanceMark[];
+    expect(mark?.detail).toEqual({ elements: 1 });
+  });
 });

@@ -5,9 +5,12 @@
  * property read and nothing else.
  */
 
-/** Marks phase `name` of a capture, when marks were asked for. */
-export function phaseMark(name: string): void {
+/**
+ * Marks phase `name` of a capture, when marks were asked for; `detail` (only
+ * called then) gives the mark's detail, e.g. how many elements a clone holds.
+ */
+export function phaseMark(name: string, detail?: () => unknown): void {
   if ((globalThis as { __tradescriptPhaseMarks?: unknown }).__tradescriptPhaseMarks === true) {
-    performance.mark(`ts:${name}`);
+    performance.mark(`ts:${name}`, detail ? { detail: detail() } : undefined);
   }
 }

@@ -11,6 +11,7 @@
  */
 import type { CaptureOutcome, RenderSource } from '../types.js';
 import { bitmapWithin, releaseCanvas, yieldToMain } from './bitmap.js';
+import { cutEllipsisText } from './ellipsis.js';
 import { compositeLayers } from './layerComposite.js';
 import { planLayers, type PlanOptions } from './layerPlan.js';
 import { rasterRatio, rasterSize } from './sizing.js';
@@ -35,7 +36,15 @@ async function withSnapdom(element: HTMLElement, ratio: number, hidden: Set<Elem
   const layers = planLayers(element, hidden, LAYER_PLAN);
   phaseMark('page.planned');
   await yieldToMain();
-  return compositeLayers(snapdom, element, box, layers, ratio);
+  // Once here instead of once per layer inside the engine (ellipsis.ts). One layer is one walk already, and
+  // left to the engine its writes stay inside its capture, so an unchanged widget still comes from its memo.
+  const layered = layers.filter((layer) => layer.kind === 'dom').length > 1;
+  const restore = layered ? cutEllipsisText(element) : (): void => {};
+  try {
+    return await compositeLayers(snapdom, element, box, layers, ratio);
+  } finally {
+    restore();
+  }
 }
 
 async function withHtmlToImage(element: HTMLElement, ratio: number, hidden: Set<Element>): Promise<HTMLCanvasElement> {

@@ -111,7 +111,7 @@ const shellPlugin: EnginePlugin = {
         shell.style.setProperty('visibility', 'hidden', 'important');
       }
     }
-    phaseMark('snapdom.cloned');
+    phaseMark('snapdom.cloned', () => ({ elements: clone ? 1 + clone.querySelectorAll('*').length : 0 }));
   },
   beforeRender() {
     phaseMark('snapdom.render');
@@ -130,6 +130,12 @@ function hideKey(element: Element, hide: readonly Element[]): string {
   return paths.sort().join(' ');
 }
 
+/** A layer's element as the phase script prints it: its test id, else its tag and classes. */
+function layerName(element: Element): string {
+  const id = element.getAttribute('data-testid');
+  return id ?? `${element.localName}.${[...element.classList].join('.')}`;
+}
+
 /** Rasterizes `element` at `ratio` with `hide` left as empty boxes; `root` says it is the widget itself. */
 export async function rasterLayer(
   snapdom: LayerEngine,
@@ -141,7 +147,7 @@ export async function rasterLayer(
   shells.set(element, new Set(hide));
   // Each step starts a task of its own: chained on the last one's microtasks, they would add up into one long task.
   await yieldToMain();
-  phaseMark('layer.clone');
+  phaseMark('layer.clone', () => ({ layer: layerName(element), shells: hide.length }));
   const result = await snapdom(element, {
     fast: false,
     dpr: ratio,
