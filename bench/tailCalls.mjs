@@ -7,9 +7,10 @@
  *
  * Table 1's call (`chart.getVisibleRange` on the demo's main chart, stdio) on
  * the live demo terminal, then the same on a demo whose market does not tick
- * (`?market=paused`: information, never the headline). Per terminal: warm-up,
- * `rounds` plain rounds of `calls` calls (p50, p99), then `rounds` traced
- * rounds, each call cut into the hops of lib/callHops.mjs from: the bench's
+ * (`?market=paused`: information, never the headline), taking turns round by
+ * round (the order flips every round). Per round and terminal, a fresh server
+ * and tab: warm-up, a plain run of `calls` calls (p50, p99), then a traced
+ * run, each call cut into the hops of lib/callHops.mjs from: the bench's
  * clock around each call; the server's I/O, CPU and GC times (it runs under
  * lib/hopTimes.mjs, which wraps its sockets; nothing in the product changes);
  * a Chromium trace (top-level tasks, devtools.timeline: WebSocket instants in
@@ -54,9 +55,14 @@ new PerformanceObserver((list) => {
 
 const h = await importHarness();
 const browser = await h.launchBrowser();
-const results = [];
+const results = variants.map(({ label }) => ({ label, plain: [], points: [], raw: [] }));
 try {
-  for (const variant of variants) results.push(await measure(variant));
+  // Round by round, each terminal in turn (the order flips every round), so a shared machine's load drifts on both.
+  for (let round = 0; round < rounds; round++) {
+    const order = variants.map((_, i) => i);
+    if (round % 2) order.reverse();
+    for (const i of order) await measure(variants[i], results[i]);
+  }
 } finally {
   await h.closeAll();
 }
@@ -72,27 +78,19 @@ for (const r of results) report(r);
 console.log(`\nraw data: ${out}`);
 process.exit(0);
 
-/** One terminal: plain rounds, then traced rounds cut into hops. */
-async function measure({ label, query }) {
-  const file = join(tmpdir(), `tradescript-hops-${process.pid}-${results.length}.json`);
+/** One round of one terminal (a fresh server and tab): warm-up, a plain run, a traced run cut into hops. */
+async function measure({ query }, into) {
+  const file = join(tmpdir(), `tradescript-hops-${process.pid}.json`);
   const terminal = await openTerminal(h, browser, 'stdio', { bin: WRAPPER, prefixArgs: [file, serverBin(h)], query });
   try {
     const call = readCall(terminal);
     await runRoundTrips(call, 2000, 1);
-    const plain = [];
-    for (let r = 0; r < rounds; r++) {
-      await settle();
-      const run = await runRoundTrips(call, calls, 1);
-      plain.push(trialStats(run.latencies, run.wallMs));
-    }
-    const points = [];
-    const raw = [];
-    for (let r = 0; r < rounds; r++) {
-      const traced = await tracedRound(terminal, call, file);
-      raw.push(traced.summary);
-      points.push(...traced.points);
-    }
-    return { label, plain, points, raw };
+    await settle();
+    const run = await runRoundTrips(call, calls, 1);
+    into.plain.push(trialStats(run.latencies, run.wallMs));
+    const traced = await tracedRound(terminal, call, file);
+    into.raw.push(traced.summary);
+    into.points.push(...traced.points);
   } finally {
     await terminal.close();
     rmSync(file, { force: true });
@@ -108,6 +106,7 @@ async function tracedRound(terminal, call, file) {
   await new Promise((resolve) => setTimeout(resolve, 100)); // the signal is handled asynchronously
   clientGc = [];
   const spans = [];
+  const cpu0 = machineCpu();
   const t0 = nowUs();
   for (let i = 0; i < calls; i++) {
     const c0 = nowUs();
@@ -115,6 +114,7 @@ async function tracedRound(terminal, call, file) {
     spans.push({ c0, c5: nowUs() });
   }
   const t1 = nowUs();
+  const cpu1 = machineCpu();
   process.kill(terminal.serverPid, 'SIGUSR2');
   await terminal.waitForStderr('hopTimes: written');
   await terminal.page.evaluate(() => Object.assign(globalThis, { __tradescriptPhaseMarks: false }));
@@ -137,6 +137,7 @@ async function tracedRound(terminal, call, file) {
     .map((t) => ({ kind: taskKind(t, timeline.mainInside), ms: t.dur / 1000 }));
   const summary = {
     wallMs: (t1 - t0) / 1000,
+    machineBusy: (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total),
     unmatched: matched.filter((p) => p === null).length,
     serverGc: ctx.serverGc.length,
     clientGc: ctx.clientGc.length,
@@ -168,7 +169,8 @@ function report({ label, plain, points, raw }) {
   console.log(
     `traced p50 ${quantile(lat, 0.5).toFixed(3)} ms, p99 ${p99.toFixed(3)} ms over ${lat.length} matched calls ` +
       `(${raw.reduce((s, r) => s + r.unmatched, 0)} unmatched); GCs: server ${sum(raw, 'serverGc')}, ` +
-      `bench ${sum(raw, 'clientGc')}, page ${sum(raw, 'pageGc')}, worker ${sum(raw, 'workerGc')}`,
+      `bench ${sum(raw, 'clientGc')}, page ${sum(raw, 'pageGc')}, worker ${sum(raw, 'workerGc')}; ` +
+      `all cores busy while traced: ${raw.map((r) => `${(100 * r.machineBusy).toFixed(0)} %`).join(' ')}`,
   );
   console.log(`hop (ms)                                  median calls   slowest 1 %   excess`);
   HOPS.forEach(([name, a, b], i) => {
@@ -191,6 +193,18 @@ function report({ label, plain, points, raw }) {
   for (const [cause, n] of [...causes].sort((x, y) => y[1] - x[1])) {
     console.log(`  ${((100 * n) / slow.length).toFixed(0).padStart(3)} %  ${cause}`);
   }
+  const groups = new Map();
+  for (const [cause, n] of causes) {
+    const why = cause.split(' ← ')[1];
+    const group = why.startsWith('page main thread busy')
+      ? 'behind a page main-thread task of the demo'
+      : why.endsWith(' GC')
+        ? 'a GC'
+        : why;
+    groups.set(group, (groups.get(group) ?? 0) + n);
+  }
+  const shares = [...groups].sort((x, y) => y[1] - x[1]);
+  console.log(`  in all: ${shares.map(([g, n]) => `${((100 * n) / slow.length).toFixed(0)} % ${g}`).join('; ')}`);
   const kinds = new Map();
   for (const t of raw.flatMap((r) => r.mainLong)) {
     const k = kinds.get(t.kind) ?? { n: 0, ms: 0, max: 0 };
@@ -202,6 +216,14 @@ function report({ label, plain, points, raw }) {
       `  ${(k.n / wall).toFixed(1).padStart(5)}/s ${(k.ms / wall).toFixed(1).padStart(6)} ms/s ${k.max.toFixed(1).padStart(6)} ms  ${kind}`,
     );
   }
+}
+
+/** All cores' jiffies so far, busy and in all (/proc/stat: busy is all but idle and iowait). */
+function machineCpu() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = fields.map(Number);
+  const total = n.reduce((a, b) => a + b, 0);
+  return { total, busy: total - n[3] - n[4] };
 }
 
 function hopMedian(points, a, b) {
