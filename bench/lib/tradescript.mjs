@@ -51,6 +51,8 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @property {number} serverPid
  * @property {Record<string, unknown>} ready the ready line
  * @property {string[]} tools the names tools/list shows
+ * @property {(match: RegExp | string, timeoutMs?: number) => Promise<string>} waitForStderr
+ *   waits for a line of the server's stderr
  * @property {(name: string, args: Record<string, unknown>) => Promise<any>} callTool the raw result
  * @property {() => Promise<void>} close
  */
@@ -59,8 +61,8 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern', prepare?: (page: import('playwright-core').Page) => Promise<void> }} [opts]
- *   `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI; `era: 'modern'`
+ * @param {{ args?: string[], prefixArgs?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern', prepare?: (page: import('playwright-core').Page) => Promise<void> }} [opts]
+ *   `prefixArgs` go before the CLI's own (for a `bin` that wraps the CLI: its arguments, then the CLI's path); `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI; `era: 'modern'`
  *   speaks 2026-07-28 (over HTTP stateless: each call passes back the attachment handle of the one before);
  *   `prepare` runs on the new tab before the demo loads (e.g. an init script or a fixed clock)
  * @returns {Promise<Terminal>}
@@ -72,14 +74,18 @@ export async function openTerminal(h, browser, transport, opts = {}) {
   let ready;
   let serverPid;
   let closeServer;
+  let waitForStderr;
   if (transport === 'stdio') {
-    const handle = await h.connectStdioClient(['demo', '--stdio', ...extra], { ...launch, era: opts.era });
+    const args = [...(opts.prefixArgs ?? []), 'demo', '--stdio', ...extra];
+    const handle = await h.connectStdioClient(args, { ...launch, era: opts.era });
     ({ client, ready } = handle);
     serverPid = handle.pid;
     closeServer = handle.close;
+    waitForStderr = handle.waitForStderr;
   } else {
-    const server = await h.startServer(['demo', ...extra], launch);
+    const server = await h.startServer([...(opts.prefixArgs ?? []), 'demo', ...extra], launch);
     ready = server.ready;
+    waitForStderr = server.waitForStderr;
     serverPid = server.pid;
     closeServer = server.close;
     client = await h.connectHttpClient(ready.mcpUrl, { era: opts.era });
@@ -104,6 +110,7 @@ export async function openTerminal(h, browser, transport, opts = {}) {
       serverPid,
       ready,
       tools: tools.map((t) => t.name),
+      waitForStderr,
       callTool: statelessHttp
         ? threadHandle(client)
         : (name, args) => client.callTool({ name, arguments: args }, REQUEST_OPTIONS),

@@ -145,4 +145,5 @@ function startClock(): void {
 
 startClock();
 startEquity();
-market.start(500);
+// `?market=paused` (a bench's control row): the terminal as it opened, without the live market's work.
+if (new URLSearchParams(search).get('market') !== 'paused') market.start(500);

@@ -127,3 +127,24 @@ describe('SPEC §5 page confirmation of trade-class calls', () => {
     expect(broker.placeCalls).toBe(0);
   });
 });
+
+describe('host: call marks for bench/tailCalls.mjs', () => {
+  const flagged = globalThis as { __tradescriptPhaseMarks?: unknown };
+
+  it('SPEC §12 marks a call’s start and end on the page only while a bench asked for marks', async () => {
+    const { host } = terminal();
+    const read = request(call('chart.getVisibleRange', CHART, []));
+    try {
+      await host.handle(read);
+      expect(performance.getEntriesByName('ts:call.handle', 'mark')).toHaveLength(0);
+      flagged.__tradescriptPhaseMarks = true;
+      receiptOf(await host.handle(read));
+      const [start] = performance.getEntriesByName('ts:call.handle', 'mark');
+      const [end] = performance.getEntriesByName('ts:call.handled', 'mark');
+      expect(end!.startTime).toBeGreaterThanOrEqual(start!.startTime);
+    } finally {
+      delete flagged.__tradescriptPhaseMarks;
+      performance.clearMarks();
+    }
+  });
+});

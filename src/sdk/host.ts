@@ -13,6 +13,7 @@ import { describeCached } from './declare/descriptorCache.js';
 import { Dispatcher, internalError } from './dispatch/dispatcher.js';
 import { defaultLedger } from './ledger/defaultLedger.js';
 import { listenerSet } from './listeners.js';
+import { phaseMark } from './phaseMark.js';
 import { listControls } from './declare/listing.js';
 import { observeMethods } from './channels/observe.js';
 import { RevisionStore } from './policy/revisions.js';
@@ -127,6 +128,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     mount: (target, declaration, impl, mountOptions) =>
       core.registry.mount(target, declaration, impl, mountOptions ?? {}),
     async handle(request, hooks = {}) {
+      phaseMark('call.handle');
       const deadline = startDeadline(request.deadlineMs);
       const { sessionId, attachment, adapter, limits } = request;
       const env: CallEnv = { sessionId, attachment, adapter, limits, deadline, cancel: hooks.signal };
@@ -136,6 +138,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
         return { ok: false, error: internalError() };
       } finally {
         deadline.dispose();
+        phaseMark('call.handled');
       }
     },
     catalog: (): Catalog => ({

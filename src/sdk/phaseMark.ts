@@ -1,8 +1,9 @@
 /**
  * Timestamps of a snapshot's phases for `bench/snapshotPhases.mjs` (SPEC §8,
- * §12): a `ts:`-named performance mark, made only while that script has set
- * `__tradescriptPhaseMarks` on the page's (or worker's) global; otherwise a
- * property read and nothing else.
+ * §12), and of a host call's start and end on the page for
+ * `bench/tailCalls.mjs`: a `ts:`-named performance mark, made only while such
+ * a script has set `__tradescriptPhaseMarks` on the page's (or worker's)
+ * global; otherwise a property read and nothing else.
  */
 
 /**
