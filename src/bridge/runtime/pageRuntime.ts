@@ -120,22 +120,8 @@ function workerLink(host: RuntimeHost, port: PortLike, onNotice: (message: Worke
   });
 }
 
-/** Connects `host` to the relay and opens its session; the bridge worker serves its observer. */
-export function startPageRuntime(
-  host: RuntimeHost,
-  config: RuntimeConfig,
-  notices: PageNotices,
-  deps: PageRuntimeDeps,
-): PageRuntime {
-  let info = config.info;
-  let clock: WorkerClock | null = null;
-  const worker = workerLink(host, deps.worker, (message) =>
-    message.t === 'tick' ? clock?.tick(message.id) : observer.receive(message),
-  );
-  const post: WorkerPost = (message) => worker.post(message);
-  const observer = new ObserverClient(post);
-  observer.session({ sessionId: config.sessionId ?? null, open: false });
-  if (!deps.clock) clock = new WorkerClock(post);
+/** The in-thread host-call link: the bridge's end (the router's `HostCalls`) and the page's. */
+function inThreadLink(host: RuntimeHost): { calls: BridgeHostLink; server: PageHostLink } {
   const [bridgeEnd, pageEnd] = memoryLink();
   const server = new PageHostLink(callsOf(host), { endpoint: pageEnd, codec: cloneCodec });
   const calls = new BridgeHostLink({
@@ -144,64 +130,124 @@ export function startPageRuntime(
     onNotice: ignore,
     unanswered: UNANSWERED,
   });
-  let lastStatus = '';
-  const emit = (): void => {
-    const status = composeStatus(connection.status(), session.status());
+  return { calls, server };
+}
+
+/** One page's session on its own relay connection, observed by the bridge worker. */
+class PageBridge implements PageRuntime {
+  private readonly worker: PageHostLink<WorkerObserveMessage>;
+  private readonly observer: ObserverClient;
+  private readonly clock: WorkerClock | null = null;
+  private readonly calls: BridgeHostLink;
+  private readonly server: PageHostLink;
+  private readonly connection: RelayClient;
+  private readonly session: RelaySession;
+  private info: SessionInfo;
+  private lastStatus = '';
+
+  constructor(
+    private readonly host: RuntimeHost,
+    config: RuntimeConfig,
+    private readonly notices: PageNotices,
+    deps: PageRuntimeDeps,
+  ) {
+    this.info = config.info;
+    this.worker = workerLink(host, deps.worker, (message) =>
+      message.t === 'tick' ? this.clock?.tick(message.id) : this.observer.receive(message),
+    );
+    const post: WorkerPost = (message) => this.worker.post(message);
+    this.observer = new ObserverClient(post);
+    // First on the link: the kept id, whose journal the worker reads before serving a request.
+    this.observer.session({ sessionId: config.sessionId ?? null, open: false });
+    if (!deps.clock) this.clock = new WorkerClock(post);
+    ({ calls: this.calls, server: this.server } = inThreadLink(host));
+    this.connection = this.connect(config, deps);
+    this.session = this.openSession(config);
+    this.emit();
+    this.connection.start();
+  }
+
+  private connect(config: RuntimeConfig, deps: PageRuntimeDeps): RelayClient {
+    const { notices } = this;
+    return new RelayClient({
+      url: config.relayUrl,
+      webSocket: deps.webSocket,
+      credentials: deps.credentials,
+      agent: { kind: 'page', version: config.agentVersion },
+      pairCode: config.pairCode ?? null,
+      relayToken: config.relayToken ?? null,
+      clock: deps.clock ?? this.clock ?? undefined,
+      random: deps.random,
+      backoff: deps.backoff,
+      onStatus: () => this.emit(),
+      onGrantProposed: (grant) => notices.grantProposed(grant),
+      onPairLink: (result) => notices.pairLink(result),
+      onAttachmentEnded: (id) => {
+        this.observer.attachmentEnded(id);
+        this.calls.attachmentEnded(id);
+        notices.attachmentEnded(id);
+      },
+    });
+  }
+
+  private openSession(config: RuntimeConfig): RelaySession {
+    return this.connection.openSession({
+      sessionId: config.sessionId,
+      info: config.info,
+      catalog: this.host.catalog(),
+      handler: createHostRouter(
+        this.calls,
+        () => this.info.environment ?? null,
+        (request, hooks) => this.observer.handle(request, hooks),
+      ),
+      onChange: (status) => {
+        this.observer.session(status);
+        this.emit();
+      },
+      onAttachments: (ids) => this.observer.attachmentsListed(ids),
+    });
+  }
+
+  updateInfo(info: SessionInfo, catalog: CatalogDocument): void {
+    this.info = info;
+    this.session.update(info, catalog);
+  }
+
+  pair(code: string): void {
+    this.connection.pair(code);
+  }
+
+  setRelayToken(token: string | null): void {
+    this.connection.setRelayToken(token);
+  }
+
+  detachAll(): void {
+    this.session.detach();
+  }
+
+  close(): void {
+    this.observer.close();
+    this.connection.close();
+    this.calls.close();
+    this.server.close();
+    this.worker.close();
+  }
+
+  private emit(): void {
+    const status = composeStatus(this.connection.status(), this.session.status());
     const text = JSON.stringify(status);
-    if (text === lastStatus) return;
-    lastStatus = text;
-    notices.status(status);
-  };
-  const connection = new RelayClient({
-    url: config.relayUrl,
-    webSocket: deps.webSocket,
-    credentials: deps.credentials,
-    agent: { kind: 'page', version: config.agentVersion },
-    pairCode: config.pairCode ?? null,
-    relayToken: config.relayToken ?? null,
-    clock: deps.clock ?? clock ?? undefined,
-    random: deps.random,
-    backoff: deps.backoff,
-    onStatus: emit,
-    onGrantProposed: (grant) => notices.grantProposed(grant),
-    onPairLink: (result) => notices.pairLink(result),
-    onAttachmentEnded: (id) => {
-      observer.attachmentEnded(id);
-      calls.attachmentEnded(id);
-      notices.attachmentEnded(id);
-    },
-  });
-  const session: RelaySession = connection.openSession({
-    sessionId: config.sessionId,
-    info: config.info,
-    catalog: host.catalog(),
-    handler: createHostRouter(
-      calls,
-      () => info.environment ?? null,
-      (request, hooks) => observer.handle(request, hooks),
-    ),
-    onChange: (status) => {
-      observer.session(status);
-      emit();
-    },
-    onAttachments: (ids) => observer.attachmentsListed(ids),
-  });
-  emit();
-  connection.start();
-  return {
-    updateInfo(newInfo, catalog) {
-      info = newInfo;
-      session.update(newInfo, catalog);
-    },
-    pair: (code) => connection.pair(code),
-    setRelayToken: (token) => connection.setRelayToken(token),
-    detachAll: () => session.detach(),
-    close() {
-      observer.close();
-      connection.close();
-      calls.close();
-      server.close();
-      worker.close();
-    },
-  };
+    if (text === this.lastStatus) return;
+    this.lastStatus = text;
+    this.notices.status(status);
+  }
+}
+
+/** Connects `host` to the relay and opens its session; the bridge worker (`deps.worker`) serves its observer. */
+export function startPageRuntime(
+  host: RuntimeHost,
+  config: RuntimeConfig,
+  notices: PageNotices,
+  deps: PageRuntimeDeps,
+): PageRuntime {
+  return new PageBridge(host, config, notices, deps);
 }
