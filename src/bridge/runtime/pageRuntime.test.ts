@@ -12,7 +12,8 @@ import type {
 } from '../../sdk/types.js';
 import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
 import type { LinkHost } from '../link/pageHostLink.js';
-import { startSplitRuntime } from '../testing/splitRuntime.js';
+import { startSplitRuntime, type SplitRuntimeDeps } from '../testing/splitRuntime.js';
+import { ManualClock } from '../testing/manualClock.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import type { BridgeStatus } from '../page/bridgeTypes.js';
 import type { PageRuntime, RuntimeConfig } from './pageRuntime.js';
@@ -72,6 +73,7 @@ afterEach(async () => {
 async function startRuntime(
   config: Partial<RuntimeConfig> = {},
   expectState = 'paired',
+  extra: Partial<SplitRuntimeDeps> = {},
 ): Promise<{ peer: PeerRecord; sessionId: string }> {
   const credentials = createMemoryCredentialStore(relay.credential);
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
@@ -80,7 +82,7 @@ async function startRuntime(
     host,
     { relayUrl, info, agentVersion: 'test', ...config },
     { status: (status) => statuses.push(status), grantProposed: (grant) => proposed.push(grant) },
-    { webSocket: WebSocket, credentials, random: () => 0 },
+    { webSocket: WebSocket, credentials, random: () => 0, ...extra },
   );
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe(expectState));
   return { peer: relay.latest!, sessionId: statuses.at(-1)?.sessionId ?? '' };
@@ -194,5 +196,31 @@ describe('SPEC §9 pairing through the page runtime', () => {
     await startRuntime({ pairCode: 'LINK-CODE' });
     await vi.waitFor(() => expect(proposed).toEqual(['trade']));
     expect(statuses.map((s) => s.state)).toContain('pairing');
+  });
+});
+
+describe('SPEC §9 heartbeat and reconnect of the page’s socket, timed by the worker', () => {
+  beforeEach(() => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+  });
+
+  it('the page pings when the worker’s clock passes the interval, and reconnects when it passes the backoff', async () => {
+    const timers = new ManualClock();
+    await startRuntime({}, 'paired', { timers, random: () => 0.5 });
+    // The heartbeat's ping timer and its watchdog wait in the worker.
+    await vi.waitFor(() => expect(timers.requested).toContain(relay.heartbeatMs));
+    expect(relay.framesOf('ping')).toHaveLength(0);
+    timers.advance(relay.heartbeatMs);
+    await vi.waitFor(() => expect(relay.framesOf('ping')).toHaveLength(1));
+
+    const before = timers.requested.length;
+    relay.latest!.socket.terminate();
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('disconnected'));
+    // The first backoff, full jitter at 0.5 of 250 ms, waits in the worker too: the page's own timers never run it.
+    await vi.waitFor(() => expect(timers.requested.slice(before)).toContain(125));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(relay.peers).toHaveLength(1);
+    timers.advance(10_000);
+    await vi.waitFor(() => expect(relay.peers[1]?.welcomed).toBe(true));
   });
 });
