@@ -57,7 +57,10 @@ export function startSplitRuntime(
     },
   );
   return {
-    ...runtime,
+    updateInfo: (info, catalog) => runtime.updateInfo(info, catalog),
+    pair: (code) => runtime.pair(code),
+    setRelayToken: (token) => runtime.setRelayToken(token),
+    detachAll: () => runtime.detachAll(),
     close() {
       runtime.close();
       worker.close();
