@@ -2,9 +2,8 @@
  * The embedded bridge's runtime on the page's main thread (SPEC §1, issue 15
  * item 1): the relay connection (the page's own WebSocket, the credential
  * store) with this tab's session, serving its requests. Context, list, call
- * and batch reach the host SDK through the host-call link inside this thread
- * (`memoryLink.ts`: the same link code and checks, no postMessage), so a call
- * never crosses a thread. Subscribe and snapshot requests, attachment notices
+ * and batch go straight into the host SDK's dispatcher (`directCalls.ts`), so
+ * a call never crosses a thread or posts a message. Subscribe and snapshot requests, attachment notices
  * and the session's state go to the bridge worker (`observerServer.ts`), which
  * keeps ring buffers and snapshot encoding off the main thread and starts
  * bindings and captures on the host over their own link; the relay timers run
@@ -13,15 +12,13 @@
 import { WorkerToPageSchema, type WorkerObserveMessage } from '../../protocol/wire/observeLink.js';
 import type { CatalogDocument, Grant, SessionInfo } from '../../protocol/index.js';
 import type { TerminalHost } from '../../sdk/types.js';
-import { BridgeHostLink } from '../link/bridgeHostLink.js';
-import { createHostRouter } from '../link/hostRouter.js';
+import { createHostRouter, type HostCalls } from '../link/hostRouter.js';
 import { cloneCodec } from '../link/linkCodecs.js';
 import { batchingEndpoint } from '../link/linkBatch.js';
 import { portEndpoint, type PortLike } from '../link/linkEndpoint.js';
-import { memoryLink } from '../link/memoryLink.js';
 import { PageHostLink, type LinkHost } from '../link/pageHostLink.js';
+import { directCalls } from './directCalls.js';
 import type { BridgeStatus, PairLinkResult } from '../page/bridgeTypes.js';
-import { pageDefect } from '../page/pageError.js';
 import type { BackoffPolicy } from '../relay/backoff.js';
 import type { BrowserCredentialStore } from '../relay/browserCredentials.js';
 import type { BrowserSocketConstructor } from '../relay/browserSocket.js';
@@ -88,28 +85,6 @@ export interface PageRuntime {
   close(): void;
 }
 
-const UNANSWERED = pageDefect('The page did not answer this request; reload the terminal tab.');
-
-function ignore(): undefined {
-  // Nothing arrives on the in-thread link but answers; its binding events have no reader.
-  return undefined;
-}
-
-/**
- * The host as the in-thread link serves it: its requests only. Bindings and
- * captures are the worker's, and so are target unregistrations (they follow
- * the binding events on the worker's link).
- */
-function callsOf(host: RuntimeHost): LinkHost {
-  return {
-    handle: (request, hooks) => host.handle(request, hooks),
-    startBinding: (request, sink) => host.startBinding(request, sink),
-    stopBinding: (subscriptionId, bindingId) => host.stopBinding(subscriptionId, bindingId),
-    capture: (target, options) => host.capture(target, options),
-    onTargetUnregistered: () => () => undefined,
-  };
-}
-
 /** The worker's link: host calls served here, the observer's answers and the clock's ticks handed on. */
 function workerLink(host: RuntimeHost, port: PortLike, onNotice: (message: WorkerObserveMessage) => void) {
   return new PageHostLink<WorkerObserveMessage>(host, {
@@ -120,26 +95,12 @@ function workerLink(host: RuntimeHost, port: PortLike, onNotice: (message: Worke
   });
 }
 
-/** The in-thread host-call link: the bridge's end (the router's `HostCalls`) and the page's. */
-function inThreadLink(host: RuntimeHost): { calls: BridgeHostLink; server: PageHostLink } {
-  const [bridgeEnd, pageEnd] = memoryLink();
-  const server = new PageHostLink(callsOf(host), { endpoint: pageEnd, codec: cloneCodec });
-  const calls = new BridgeHostLink({
-    endpoint: bridgeEnd,
-    codec: cloneCodec,
-    onNotice: ignore,
-    unanswered: UNANSWERED,
-  });
-  return { calls, server };
-}
-
 /** One page's session on its own relay connection, observed by the bridge worker. */
 class PageBridge implements PageRuntime {
   private readonly worker: PageHostLink<WorkerObserveMessage>;
   private readonly observer: ObserverClient;
   private readonly clock: WorkerClock | null = null;
-  private readonly calls: BridgeHostLink;
-  private readonly server: PageHostLink;
+  private readonly calls: HostCalls;
   private readonly connection: RelayClient;
   private readonly session: RelaySession;
   private info: SessionInfo;
@@ -160,7 +121,7 @@ class PageBridge implements PageRuntime {
     // First on the link: the kept id, whose journal the worker reads before serving a request.
     this.observer.session({ sessionId: config.sessionId ?? null, open: false });
     if (!deps.clock) this.clock = new WorkerClock(post);
-    ({ calls: this.calls, server: this.server } = inThreadLink(host));
+    this.calls = directCalls(host);
     this.connection = this.connect(config, deps);
     this.session = this.openSession(config);
     this.emit();
@@ -184,7 +145,6 @@ class PageBridge implements PageRuntime {
       onPairLink: (result) => notices.pairLink(result),
       onAttachmentEnded: (id) => {
         this.observer.attachmentEnded(id);
-        this.calls.attachmentEnded(id);
         notices.attachmentEnded(id);
       },
     });
@@ -228,8 +188,6 @@ class PageBridge implements PageRuntime {
   close(): void {
     this.observer.close();
     this.connection.close();
-    this.calls.close();
-    this.server.close();
     this.worker.close();
   }
 
