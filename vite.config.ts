@@ -6,7 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
  * The browser library build (`npm run build`, step 2): the host SDK, the bridge
  * runtime and the `<tradescript-bridge>` element, as self-contained
  * ES modules in `dist/browser` (`sdk.js`, `bridge.js`, `element.js`, shared code in
- * `chunks/`, the bridge worker in `assets/`). Dependencies (zod, comlink, idb, lit,
+ * `chunks/`, the bridge worker in `assets/`). Dependencies (zod, idb, lit,
  * the snapshot engines) are bundled so the files load in a page or an extension
  * without a bundler; a lazily imported module stays its own chunk, so the snapshot
  * engine is fetched only when first used. The demo terminal has its own config

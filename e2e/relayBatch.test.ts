@@ -1,11 +1,10 @@
 /**
  * Relay frame batches, end to end (SPEC §9, issue 15): the real CLI over
- * stdio with a real MCP client, the demo in Chromium. The bridge worker's
+ * stdio with a real MCP client, the demo in Chromium. The page's relay
  * WebSocket frames are read from DevTools (Network.webSocketFrameReceived and
- * …Sent, on the worker's own target): with 8 calls in flight the requests
- * share WebSocket messages, and so do the answers (the page↔worker link
- * batches as well), and every call still gets its own answer; one caller's
- * calls go one frame per message. Nothing here measures time.
+ * …Sent): with 8 calls in flight the requests share WebSocket messages, and so
+ * do the answers, and every call still gets its own answer; one caller's calls
+ * go one frame per message. Nothing here measures time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,30 +29,14 @@ const home = mkdtempSync(join(tmpdir(), 'tradescript-batch-'));
 let mcp: StdioClientHandle;
 let page: Page;
 let sessionId: string;
-/** WebSocket messages of the bridge worker, as DevTools saw them: direction and text. */
+/** WebSocket messages of the page's relay socket, as DevTools saw them: direction and text. */
 const messages: Array<{ dir: 'in' | 'out'; text: string }> = [];
 
-/** Records the WebSocket frames of the page's dedicated worker (the bridge) through an unflattened auto-attach. */
-async function watchWorkerSockets(cdp: CDPSession): Promise<void> {
-  let nextId = 1;
-  const workerSession = new Promise<string>((resolve) => {
-    cdp.on('Target.attachedToTarget', ({ sessionId: id, targetInfo }) => {
-      if (targetInfo.type === 'worker') resolve(id);
-    });
-  });
-  cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
-    const event = JSON.parse(message) as { method?: string; params?: { response?: { payloadData?: string } } };
-    const text = event.params?.response?.payloadData;
-    if (text === undefined) return;
-    if (event.method === 'Network.webSocketFrameReceived') messages.push({ dir: 'in', text });
-    if (event.method === 'Network.webSocketFrameSent') messages.push({ dir: 'out', text });
-  });
-  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-  const target = await workerSession;
-  await cdp.send('Target.sendMessageToTarget', {
-    sessionId: target,
-    message: JSON.stringify({ id: nextId++, method: 'Network.enable', params: {} }),
-  });
+/** Records the WebSocket frames of the page (the bridge's relay socket is the page's own, SPEC §1). */
+async function watchPageSockets(cdp: CDPSession): Promise<void> {
+  cdp.on('Network.webSocketFrameReceived', ({ response }) => messages.push({ dir: 'in', text: response.payloadData }));
+  cdp.on('Network.webSocketFrameSent', ({ response }) => messages.push({ dir: 'out', text: response.payloadData }));
+  await cdp.send('Network.enable', {});
 }
 
 /** How many request frames each recorded inbound message carried (0 for messages without one). */
@@ -88,10 +71,10 @@ beforeAll(async () => {
   const browser = await launchBrowser();
   page = (await newPage(browser)).page;
   sessionId = await pairPage(page, mcp.ready.pairUrl!);
-  await watchWorkerSockets(await page.context().newCDPSession(page));
+  await watchPageSockets(await page.context().newCDPSession(page));
   // DevTools reports frames once Network is on in the worker: a call that shows up proves it is.
   for (let i = 0; requestsPerMessage().length === 0; i++) {
-    if (i === 50) throw new Error('DevTools reported no WebSocket frame of the bridge worker');
+    if (i === 50) throw new Error('DevTools reported no WebSocket frame of the page');
     await read(`warm-up-${i}`);
   }
 });
@@ -101,7 +84,7 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-describe('SPEC §9 relay batches through the real bridge worker', () => {
+describe('SPEC §9 relay batches through the real bridge', () => {
   it('one caller: every request and every answer goes one frame per message', async () => {
     messages.length = 0;
     for (let i = 0; i < 20; i++) {
@@ -134,7 +117,7 @@ describe('SPEC §9 relay batches through the real bridge worker', () => {
     // How many share depends on timing; that some do does not.
     expect(Math.max(...perMessage)).toBeGreaterThan(1);
     expect(perMessage.length).toBeLessThan(CALLERS * CALLS_PER_CALLER);
-    // The page answers them within the task that asked (the page↔worker link batches too), so answers share messages.
+    // The page answers them within the task that asked, so answers share messages.
     const answers = messages.filter((m) => m.dir === 'out' && m.text.includes('"t":"response"'));
     expect(answers.some((m) => m.text.startsWith('['))).toBe(true);
   });

@@ -33,8 +33,10 @@ const BUDGET_BYTES = 60 * 1024;
  * Raised 57 → 57.5 KB by issue 15 item 1: relay frame batches (the reading and
  * send queue in src/protocol, the worker's negotiation) and the page↔worker
  * link's batches cost 0.4 KB (56.9 → 57.3 KB) for 8 concurrent callers' rate.
+ * Lowered 57.5 → 57 KB by issue 15 item 1 (the relay socket on the page, the
+ * worker keeping the observer): comlink went, 57.3 → 56.9 KB.
  */
-const CEILING_BYTES = 57.5 * 1024;
+const CEILING_BYTES = 57 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';

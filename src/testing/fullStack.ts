@@ -3,22 +3,18 @@
  * browser. A real SDK `Client` per MCP connection ↔ the real MCP front
  * (`createMcpServer`) ↔ the real {@link Hub} with real pairing (a temporary
  * home) ↔ an in-memory relay ({@link createMemoryRelay}) ↔ the real bridge
- * runtime behind a real `MessageChannel` (comlink, as in the worker) ↔ the real
- * page port ↔ a real `createTerminalHost` with the SDK's test terminal (chart
+ * page runtime with its worker observer behind a real `MessageChannel` ↔ the real
+ * page ports ↔ a real `createTerminalHost` with the SDK's test terminal (chart
  * `c1` with viewport and drawings, a financial orders controller over a fake
  * broker) and a `data.quotes` source on the chart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expose, proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createMemoryCredentialStore } from '../bridge/relay/browserCredentials.js';
-import { PageHostLink } from '../bridge/link/pageHostLink.js';
-import { cloneCodec } from '../bridge/link/linkCodecs.js';
-import { portEndpoint } from '../bridge/link/linkEndpoint.js';
-import { createBridgeRuntime } from '../bridge/worker/runtime.js';
+import { startSplitRuntime } from '../bridge/testing/splitRuntime.js';
 import type { BridgeStatus } from '../bridge/page/bridgeTypes.js';
-import type { BridgeRuntimeApi, PageNotices } from '../bridge/worker/workerApi.js';
+import type { PageRuntime } from '../bridge/runtime/pageRuntime.js';
 import type { Grant } from '../protocol/index.js';
 import { quotesChannel } from '../sdk/channels/builtins.js';
 import { CountingSource } from '../sdk/testing/channelFixtures.js';
@@ -82,29 +78,12 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
   const quotes = new CountingSource();
   tab.host.provideChannel(CHART, quotesChannel, quotes);
 
-  const api = new MessageChannel();
-  const link = new MessageChannel();
-  expose(
-    createBridgeRuntime({ webSocket: relay.webSocket, credentials: createMemoryCredentialStore(), random: () => 0 }),
-    api.port1,
-  );
-  const remote: Remote<BridgeRuntimeApi> = wrap<BridgeRuntimeApi>(api.port2);
   let latest: BridgeStatus = { state: 'disconnected', sessionId: null, attachments: [], message: null };
-  const server = new PageHostLink(tab.host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
-  const notices: PageNotices = {
-    catalog: () => tab.host.catalog(),
-    status: (status) => (latest = status),
-    grantProposed: () => undefined,
-    pairLink: () => undefined,
-    attachmentEnded: () => undefined,
-  };
+  let runtime: PageRuntime | null = null;
   const harnesses: Harness<Hub>[] = [];
   const close = async () => {
     for (const harness of harnesses) await harness.close().catch(() => undefined);
-    await remote.close().catch(() => undefined);
-    remote[releaseProxy]();
-    server.close();
-    for (const p of [api.port1, api.port2, link.port2]) p.close();
+    runtime?.close();
     hub.close();
     rmSync(home, { recursive: true, force: true });
   };
@@ -118,10 +97,11 @@ export async function startFullStack(options: FullStackOptions = {}): Promise<Fu
   try {
     const { code } = pairing.issueCode(grant);
     const info = { title: 'Full-stack terminal', environment: 'paper' as const, grant };
-    await remote.start(
+    runtime = startSplitRuntime(
+      tab.host,
       { relayUrl: 'ws://memory.invalid/relay', pairCode: code, info, agentVersion: 'test' },
-      proxy(notices),
-      transfer({ link: link.port2 }, [link.port2]),
+      { status: (status) => (latest = status) },
+      { webSocket: relay.webSocket, credentials: createMemoryCredentialStore(), random: () => 0 },
     );
     await paired();
   } catch (error) {

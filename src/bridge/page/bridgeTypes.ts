@@ -61,7 +61,8 @@ export interface ConnectOptions {
   onAttachmentEnded?: (attachmentId: string) => void;
   /**
    * Starts the bridge worker; by default the bundled `worker.ts` as a module
-   * worker. Tests and hosts with their own bundling pass their own.
+   * worker. Tests and hosts with their own bundling pass their own, running
+   * that module (it serves subscriptions, snapshots and the relay's timers).
    */
   createWorker?: () => Worker;
 }

@@ -1,25 +1,24 @@
 /**
- * The page entry: starts the bridge worker and connects the terminal's host
- * SDK to it (SPEC §1, §2).
+ * The page entry: connects the terminal's host SDK to the relay from this
+ * thread and starts the bridge worker for its subscriptions and snapshots
+ * (SPEC §1, §2; `../runtime/pageRuntime.ts`).
  *
  * Tab lifetime: the session id lives in `sessionStorage`, so a reload of the
  * same tab presents it again and keeps its session, while a new tab starts
  * its own. No `pagehide` handler sends `session.close`: a reload fires the
  * same event as a close and cannot be told apart at that moment, and closing
  * the session there would end it on every reload. When the tab goes away its
- * worker and socket go with it and the server sees the socket close; an
- * explicit `close()` (the terminal unmounting the bridge) ends the session.
+ * socket and worker go with it and the server sees the socket close; an
+ * explicit `close()` (the terminal unmounting the bridge) ends the session,
+ * and the worker ends itself once its observer closed.
  */
-import { proxy, releaseProxy, transfer, wrap } from 'comlink';
 import type { SessionInfo } from '../../protocol/index.js';
 import type { TerminalHost } from '../../sdk/types.js';
-import { PageHostLink } from '../link/pageHostLink.js';
-import { cloneCodec } from '../link/linkCodecs.js';
-import { batchingEndpoint } from '../link/linkBatch.js';
-import { portEndpoint } from '../link/linkEndpoint.js';
+import type { PortLike } from '../link/linkEndpoint.js';
+import { createIdbCredentialStore } from '../relay/browserCredentials.js';
+import { startPageRuntime, type PageNotices, type PageRuntime, type RuntimeConfig } from '../runtime/pageRuntime.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './bridgeTypes.js';
 import { BRIDGE_VERSION } from './version.js';
-import type { BridgeRuntimeApi, PageNotices } from '../worker/workerApi.js';
 
 /** Where the tab keeps its session id. */
 export const SESSION_STORAGE_KEY = 'tradescript.sessionId';
@@ -79,18 +78,22 @@ function startWorker(options: ConnectOptions): Worker {
   return options.createWorker?.() ?? new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' });
 }
 
-function ignore(): undefined {
-  // The worker is gone or failed to start; the status already says so.
-  return undefined;
+/** The runtime on this thread (loaded with the page's bridge), driving the worker's observer. */
+function startRuntime(host: TerminalHost, worker: Worker, config: RuntimeConfig, notices: PageNotices): PageRuntime {
+  return startPageRuntime(host, config, notices, {
+    webSocket: WebSocket,
+    credentials: createIdbCredentialStore(),
+    worker: worker as unknown as PortLike,
+  });
 }
 
 /**
- * Connects `host` to the relay through a bridge worker and returns its handle.
+ * Connects `host` to the relay and returns its handle: the socket and the
+ * session on this thread, subscriptions and snapshots in a bridge worker.
  * `onStatus` hears every change; the session id is kept for reloads of this tab.
  */
 export function connectBridge(host: TerminalHost, options: ConnectOptions): BridgeHandle {
   const worker = startWorker(options);
-  const remote = wrap<BridgeRuntimeApi>(worker);
   let title = options.title;
   let current: BridgeStatus = { state: 'connecting', sessionId: keptSessionId(), attachments: [], message: null };
   const report = (status: BridgeStatus): void => {
@@ -98,11 +101,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     keepSessionId(status.sessionId);
     options.onStatus?.(status);
   };
-  // Requests, bindings, captures and binding events travel on the host-call link, not through comlink.
-  const link = new MessageChannel();
-  const server = new PageHostLink(host, { endpoint: batchingEndpoint(portEndpoint(link.port1)), codec: cloneCodec });
   const notices: PageNotices = {
-    catalog: () => host.catalog(),
     status: report,
     grantProposed: (grant) => options.onGrantProposed?.(grant),
     pairLink: (result) => options.onPairLink?.(result),
@@ -116,37 +115,32 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     info: sessionInfo(host, title),
     agentVersion: BRIDGE_VERSION,
   };
-  const ports = transfer({ link: link.port2 }, [link.port2]);
-  const started: Promise<boolean> = remote.start(config, proxy(notices), ports).then(
-    () => true,
-    () => {
-      report({
-        ...current,
-        state: 'disconnected',
-        message: 'The bridge worker could not start; reload the terminal tab.',
-      });
-      return false;
-    },
-  );
-  const whenStarted = (call: () => Promise<void>): void =>
-    void started.then((ok) => (ok ? call() : undefined)).catch(ignore);
+  let runtime: PageRuntime | null = startRuntime(host, worker, config, notices);
+  // A worker that fails to load never says hello: without it no timer of the relay runs.
+  let started = false;
+  worker.addEventListener('message', () => (started = true), { once: true });
+  worker.addEventListener('error', () => {
+    if (started || runtime === null) return;
+    runtime.close();
+    runtime = null;
+    report({
+      ...current,
+      state: 'disconnected',
+      message: 'The bridge worker could not start; reload the terminal tab.',
+    });
+  });
   return {
     status: () => current,
-    detachAll: () => whenStarted(() => remote.detachAll()),
+    detachAll: () => runtime?.detachAll(),
     updateInfo: (newTitle) => {
       title = newTitle ?? title;
-      whenStarted(() => remote.updateInfo(sessionInfo(host, title), host.catalog()));
+      runtime?.updateInfo(sessionInfo(host, title), host.catalog());
     },
-    pair: (code) => whenStarted(() => remote.pair(code)),
-    setRelayToken: (token) => whenStarted(() => remote.setRelayToken(token)),
-    close: () =>
-      void started
-        .then((ok) => (ok ? remote.close() : undefined))
-        .catch(ignore)
-        .finally(() => {
-          server.close();
-          remote[releaseProxy]();
-          worker.terminate();
-        }),
+    pair: (code) => runtime?.pair(code),
+    setRelayToken: (token) => runtime?.setRelayToken(token),
+    close: () => {
+      runtime?.close();
+      runtime = null;
+    },
   };
 }

@@ -1,16 +1,11 @@
 /**
  * The bridge worker (a module worker the page starts in `connectBridge`): the
- * runtime over the browser's WebSocket and IndexedDB, exposed with comlink.
+ * observer side of the page's bridge (subscriptions, snapshots, the relay's
+ * timers) on the worker's own scope, with the journal in IndexedDB.
  */
-import { expose } from 'comlink';
-import { createIdbCredentialStore } from '../relay/browserCredentials.js';
-import { createBridgeRuntime } from './runtime.js';
 import { createIdbSubscriptionJournal } from '../observe/subscriptionJournal.js';
+import { serveObserver } from './observerServer.js';
 
-expose(
-  createBridgeRuntime({
-    webSocket: WebSocket,
-    credentials: createIdbCredentialStore(),
-    journal: createIdbSubscriptionJournal(),
-  }),
-);
+serveObserver(globalThis as unknown as Parameters<typeof serveObserver>[0], {
+  journal: createIdbSubscriptionJournal(),
+});

@@ -29,7 +29,7 @@ import { createHostRouter } from '../../link/hostRouter.js';
 import { jsonCodec, type PngCodec } from '../../link/linkCodecs.js';
 import type { LinkEndpoint } from '../../link/linkEndpoint.js';
 import type { ObservePort } from '../../observe/observeTypes.js';
-import { composeStatus } from '../../worker/runtime.js';
+import { composeStatus } from '../../relay/composeStatus.js';
 import type { RelaySession, RequestHandler, SessionStatus } from '../../relay/clientSessions.js';
 import type { SubscriptionJournal } from '../../observe/subscriptionJournal.js';
 import type { BridgeStatus } from '../../page/bridgeTypes.js';

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { expose, proxy, transfer, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { makeError, type BrowserFrame, type Grant, type Operation } from '../../protocol/index.js';
@@ -12,13 +11,12 @@ import type {
   SessionRequest,
 } from '../../sdk/types.js';
 import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
-import { PageHostLink, type LinkHost } from '../link/pageHostLink.js';
-import { cloneCodec } from '../link/linkCodecs.js';
-import { portEndpoint } from '../link/linkEndpoint.js';
-import { createBridgeRuntime } from './runtime.js';
+import type { LinkHost } from '../link/pageHostLink.js';
+import { startSplitRuntime, type SplitRuntimeDeps } from '../testing/splitRuntime.js';
+import { ManualClock } from '../testing/manualClock.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import type { BridgeStatus } from '../page/bridgeTypes.js';
-import type { BridgeRuntimeApi, PageNotices, RuntimeConfig } from './workerApi.js';
+import type { PageRuntime, RuntimeConfig } from './pageRuntime.js';
 
 /** The part of a host the host-call link uses, answering from a script. */
 class ScriptedHost implements LinkHost {
@@ -48,9 +46,7 @@ class ScriptedHost implements LinkHost {
 const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
 let wss: WebSocketServer;
 let relay: ScriptedRelay;
-let channel: MessageChannel;
-let calls: MessageChannel;
-let remote: Remote<BridgeRuntimeApi>;
+let runtime: PageRuntime | null;
 let host: ScriptedHost;
 let statuses: BridgeStatus[];
 let proposed: Grant[];
@@ -60,41 +56,34 @@ beforeEach(async () => {
   await new Promise((resolve) => wss.once('listening', resolve));
   relay = new ScriptedRelay();
   relay.serve(wss);
-  channel = new MessageChannel();
-  calls = new MessageChannel();
+  runtime = null;
   host = new ScriptedHost();
   statuses = [];
   proposed = [];
 });
 
 afterEach(async () => {
-  await remote.close();
-  for (const port of [channel.port1, channel.port2, calls.port1, calls.port2]) port.close();
+  runtime?.close();
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
   expect(relay.invalidFrames).toBe(0);
 });
 
-/** Starts the runtime behind a real MessageChannel, as a worker would run it, and waits for `paired`. */
+/** Starts the page runtime with its worker observer behind a real MessageChannel, and waits for `paired`. */
 async function startRuntime(
   config: Partial<RuntimeConfig> = {},
   expectState = 'paired',
+  extra: Partial<SplitRuntimeDeps> = {},
 ): Promise<{ peer: PeerRecord; sessionId: string }> {
   const credentials = createMemoryCredentialStore(relay.credential);
-  expose(createBridgeRuntime({ webSocket: WebSocket, credentials, random: () => 0 }), channel.port1);
-  remote = wrap<BridgeRuntimeApi>(channel.port2);
-  const notices: PageNotices = {
-    catalog: () => host.catalog(),
-    status: (status) => statuses.push(status),
-    grantProposed: (grant) => proposed.push(grant),
-    pairLink: () => undefined,
-    attachmentEnded: () => undefined,
-  };
-  new PageHostLink(host, { endpoint: portEndpoint(calls.port1), codec: cloneCodec });
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Demo terminal', environment: 'paper' as const, grant: 'write' as const };
-  const ports = transfer({ link: calls.port2 }, [calls.port2]);
-  await remote.start({ relayUrl, info, agentVersion: 'test', ...config }, proxy(notices), ports);
+  runtime = startSplitRuntime(
+    host,
+    { relayUrl, info, agentVersion: 'test', ...config },
+    { status: (status) => statuses.push(status), grantProposed: (grant) => proposed.push(grant) },
+    { webSocket: WebSocket, credentials, random: () => 0, ...extra },
+  );
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe(expectState));
   return { peer: relay.latest!, sessionId: statuses.at(-1)?.sessionId ?? '' };
 }
@@ -103,7 +92,7 @@ function responses(peer: PeerRecord): Array<Extract<BrowserFrame, { t: 'response
   return peer.frames.filter((f): f is Extract<BrowserFrame, { t: 'response' }> => f.t === 'response');
 }
 
-describe('SPEC §1 the worker API over a real MessageChannel', () => {
+describe('SPEC §1 the page runtime, with the worker’s observer over a real MessageChannel', () => {
   beforeEach(() => {
     relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
   });
@@ -169,9 +158,10 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
 
   it('updateInfo, detachAll and close send session.update, detach and session.close', async () => {
     const { peer, sessionId } = await startRuntime();
-    await remote.updateInfo({ title: 'Renamed', grant: 'trade' }, { controls: [], channels: [] });
-    await remote.detachAll();
-    await remote.close();
+    runtime?.updateInfo({ title: 'Renamed', grant: 'trade' }, { controls: [], channels: [] });
+    runtime?.detachAll();
+    runtime?.close();
+    runtime = null;
     await vi.waitFor(() => expect(peer.frames.some((f) => f.t === 'session.close')).toBe(true));
     expect(peer.frames.filter((f) => ['session.update', 'detach', 'session.close'].includes(f.t))).toEqual([
       {
@@ -199,12 +189,38 @@ describe('SPEC §1 the worker API over a real MessageChannel', () => {
   });
 });
 
-describe('SPEC §9 pairing through the worker API', () => {
+describe('SPEC §9 pairing through the page runtime', () => {
   it('a pairing link pairs the tab and its proposed grant reaches the page', async () => {
     relay.pairCodes.add('LINK-CODE');
     relay.grant = 'trade';
     await startRuntime({ pairCode: 'LINK-CODE' });
     await vi.waitFor(() => expect(proposed).toEqual(['trade']));
     expect(statuses.map((s) => s.state)).toContain('pairing');
+  });
+});
+
+describe('SPEC §9 heartbeat and reconnect of the page’s socket, timed by the worker', () => {
+  beforeEach(() => {
+    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+  });
+
+  it('the page pings when the worker’s clock passes the interval, and reconnects when it passes the backoff', async () => {
+    const timers = new ManualClock();
+    await startRuntime({}, 'paired', { timers, random: () => 0.5 });
+    // The heartbeat's ping timer and its watchdog wait in the worker.
+    await vi.waitFor(() => expect(timers.requested).toContain(relay.heartbeatMs));
+    expect(relay.framesOf('ping')).toHaveLength(0);
+    timers.advance(relay.heartbeatMs);
+    await vi.waitFor(() => expect(relay.framesOf('ping')).toHaveLength(1));
+
+    const before = timers.requested.length;
+    relay.latest!.socket.terminate();
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('disconnected'));
+    // The first backoff, full jitter at 0.5 of 250 ms, waits in the worker too: the page's own timers never run it.
+    await vi.waitFor(() => expect(timers.requested.slice(before)).toContain(125));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(relay.peers).toHaveLength(1);
+    timers.advance(10_000);
+    await vi.waitFor(() => expect(relay.peers[1]?.welcomed).toBe(true));
   });
 });

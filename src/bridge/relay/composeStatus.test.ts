@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeStatus } from './runtime.js';
+import { composeStatus } from './composeStatus.js';
 
 const session = { sessionId: 's1', open: true, attachments: [], message: null };
 

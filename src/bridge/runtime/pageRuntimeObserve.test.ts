@@ -1,20 +1,17 @@
 import type { AddressInfo } from 'node:net';
-import { expose, proxy, transfer, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { BrowserFrame, SubscribeInput, Target } from '../../protocol/index.js';
 import type { Catalog, SessionOutcome } from '../../sdk/types.js';
 import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
-import { PageHostLink, type LinkHost } from '../link/pageHostLink.js';
-import { cloneCodec } from '../link/linkCodecs.js';
-import { portEndpoint } from '../link/linkEndpoint.js';
+import type { LinkHost } from '../link/pageHostLink.js';
 import type { BindingSinkEvent, BindingRequest, BindingStart, CaptureOutcome } from '../observe/observeTypes.js';
-import { createBridgeRuntime } from './runtime.js';
+import { startSplitRuntime } from '../testing/splitRuntime.js';
 import { createMemorySubscriptionJournal } from '../observe/subscriptionJournal.js';
 import { ManualClock } from '../testing/manualClock.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import type { BridgeStatus } from '../page/bridgeTypes.js';
-import type { BridgeRuntimeApi, PageNotices } from './workerApi.js';
+import type { PageRuntime } from './pageRuntime.js';
 
 /** A host whose bindings the test drives through their sinks. */
 class BindingHost implements LinkHost {
@@ -45,8 +42,7 @@ class BindingHost implements LinkHost {
 const chart: Target = { scope: 'chart', chartId: 'c1' };
 let wss: WebSocketServer;
 let relay: ScriptedRelay;
-let channels: MessageChannel[];
-let runtimes: Array<Remote<BridgeRuntimeApi>>;
+let runtimes: PageRuntime[];
 let nextRequest = 0;
 
 beforeEach(async () => {
@@ -55,55 +51,33 @@ beforeEach(async () => {
   relay = new ScriptedRelay();
   relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
   relay.serve(wss);
-  channels = [];
   runtimes = [];
 });
 
 afterEach(async () => {
-  for (const remote of runtimes) await remote.close();
-  for (const channel of channels) [channel.port1, channel.port2].forEach((port) => port.close());
+  for (const runtime of runtimes) runtime.close();
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
   expect(relay.invalidFrames).toBe(0);
 });
 
-/** A runtime behind a real MessageChannel with its host-call link, as `connectBridge` wires it. */
+/** The page runtime and the worker's observer behind a real MessageChannel, as `connectBridge` wires them. */
 async function startRuntime(
   host: BindingHost,
   deps: { journal?: ReturnType<typeof createMemorySubscriptionJournal>; clock?: ManualClock } = {},
 ) {
-  const api = new MessageChannel();
-  const link = new MessageChannel();
-  channels.push(api, link);
-  expose(
-    createBridgeRuntime({
-      webSocket: WebSocket,
-      credentials: createMemoryCredentialStore(relay.credential),
-      random: () => 0,
-      ...deps,
-    }),
-    api.port1,
-  );
-  const remote = wrap<BridgeRuntimeApi>(api.port2);
-  runtimes.push(remote);
   const statuses: BridgeStatus[] = [];
-  const server = new PageHostLink(host, { endpoint: portEndpoint(link.port1), codec: cloneCodec });
-  const notices: PageNotices = {
-    catalog: () => host.catalog(),
-    status: (s) => statuses.push(s),
-    grantProposed: () => undefined,
-    pairLink: () => undefined,
-    attachmentEnded: () => undefined,
-  };
   const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Terminal', environment: 'paper' as const, grant: 'write' as const };
-  await remote.start(
+  const runtime = startSplitRuntime(
+    host,
     { relayUrl, info, agentVersion: 'test', sessionId: 'kept' },
-    proxy(notices),
-    transfer({ link: link.port2 }, [link.port2]),
+    { status: (s) => statuses.push(s) },
+    { webSocket: WebSocket, credentials: createMemoryCredentialStore(relay.credential), random: () => 0, ...deps },
   );
+  runtimes.push(runtime);
   await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('paired'));
-  return { peer: relay.latest!, server };
+  return { peer: relay.latest!, runtime };
 }
 
 /** Sends one subscribe request and waits for its answer. */
@@ -134,13 +108,13 @@ const startInput: SubscribeInput = {
 describe('SPEC §7 subscriptions served by the worker over a real MessageChannel', () => {
   it('events emitted on the page arrive in batches and are polled over the relay with sequences, drops and receipt times', async () => {
     const host = new BindingHost();
-    const { peer, server } = await startRuntime(host);
+    const { peer } = await startRuntime(host);
     const started = await subscribe(peer, startInput);
     if (!started.ok) throw new Error(started.error.code);
     const subscriptionId = String(started.data['subscriptionId']);
     for (let i = 1; i <= 1000; i++) host.sinks.get(i % 2 ? 'q' : 't')?.({ bindingId: 'x', payload: { i } });
     host.sinks.get('q')?.({ bindingId: 'q', dropped: 'oversized' });
-    server.flushEvents();
+    // The page's batcher posts them within 4 ms; the poll below waits for them.
     await vi.waitFor(async () => {
       const polled = await subscribe(peer, { action: 'poll', subscriptionId, afterSequence: 995 });
       // The window ends at the last returned event (1000): the drop at 1001 is the next poll's.
