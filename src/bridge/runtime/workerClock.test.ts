@@ -28,8 +28,11 @@ describe('SPEC §9 the page’s relay timers run on the worker’s clock', () =>
   it('with no worker to tell, a timer falls back to the page’s own clock', () => {
     const local = new ManualClock();
     const clock = new WorkerClock(() => false, local);
+    local.setTimeout(() => undefined, 10_000); // the page's handles and the clock's ids no longer coincide
     const ran: number[] = [];
     clock.setTimeout(() => ran.push(local.now()), 250);
+    const cleared = clock.setTimeout(() => ran.push(-1), 500);
+    clock.clearTimeout(cleared);
     local.advance(1_000);
     expect(ran).toEqual([250]);
   });

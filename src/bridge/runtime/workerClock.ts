@@ -26,8 +26,9 @@ export class WorkerClock implements Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = ++this.next;
     this.waiting.set(id, fn);
-    // A worker that cannot be told (it is gone): the page's own timer, throttled but still firing.
-    if (!this.post({ t: 'timer', id, ms: Math.max(0, ms) })) return this.local.setTimeout(() => this.tick(id), ms);
+    // A worker that cannot be told (it is gone): the page's own timer, throttled but still firing. The
+    // handle stays ours either way, so clearing it (which forgets `id`) also stops the fallback.
+    if (!this.post({ t: 'timer', id, ms: Math.max(0, ms) })) this.local.setTimeout(() => this.tick(id), ms);
     return id;
   }
 
