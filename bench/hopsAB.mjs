@@ -1,10 +1,12 @@
 /**
- * Issue 15 item 1, "question the hops": the same `tradescript_call` with the
- * relay socket in the bridge worker (main's build) and on the page's main
- * thread (this checkout's demo with `?hops=direct` or `?hops=page`, see
- * src/bridge/page/inPageBridge.ts), every variant paired to one browser at
- * once, taking turns round by round (the order rotates), so drift and load fall
- * on all alike. Per round and variant: 1,000 calls from one caller (p50, p99,
+ * Issue 15 item 1, "question the hops": the same `tradescript_call` on another
+ * build (`main`, e.g. one with the relay socket in the bridge worker, before
+ * the split) and on this checkout (`this`: since the split, the socket on the
+ * page's main thread), both paired to one browser at once, taking turns round
+ * by round (the order rotates), so drift and load fall on both alike. (The
+ * prototype's `?hops=` variants that decided the split are in git history:
+ * bench/experiments/hopsInPage.patch before the merge of s6w.) Per round
+ * and variant: 1,000 calls from one caller (p50, p99,
  * and CPU per call of the server, the page's renderer and the whole browser,
  * from /proc), then 1,000 from 8 callers (calls/s). Then traced rounds: the
  * page's renderer, thread by thread (its main thread and its bridge worker),
@@ -12,10 +14,10 @@
  * market), and the longest main-thread task, one caller and 8.
  *
  *   flock /tmp/bench.lock node --expose-gc bench/hopsAB.mjs [rounds=10] [traced=4] \
- *     [--variants=main,direct,page,worker] [--http]
+ *     [--variants=main,this] [--http]
  *
  * `main` is TRADESCRIPT_BENCH_BASELINE_BIN (required: another build's bin.js);
- * `worker` is this checkout with no flag (the worker, as main), a control.
+ * `this` is this checkout.
  */
 import { readFileSync } from 'node:fs';
 import { runRoundTrips, settle } from './lib/measure.mjs';
@@ -30,7 +32,7 @@ const positional = flags.filter((a) => !a.startsWith('--'));
 const rounds = Number(positional[0] ?? 10);
 const tracedRounds = Number(positional[1] ?? 4);
 const transport = flags.includes('--http') ? 'http' : 'stdio';
-const chosen = (flags.find((a) => a.startsWith('--variants='))?.slice(11) ?? 'main,direct').split(',');
+const chosen = (flags.find((a) => a.startsWith('--variants='))?.slice(11) ?? 'main,this').split(',');
 const CALLS = 1000;
 const CALLERS = 8;
 const MARK = `--tradescript-hops-ab=${process.pid}`;
@@ -42,7 +44,7 @@ if (!baseline) {
   process.exit(2);
 }
 /** @type {Record<string, { bin?: string, query?: string }>} */
-const KNOWN = { main: { bin: baseline }, worker: {}, direct: { query: 'hops=direct' }, page: { query: 'hops=page' } };
+const KNOWN = { main: { bin: baseline }, this: {} };
 const variants = chosen.map((name) => ({ name, opts: KNOWN[name] ?? fail(`unknown variant ${name}`) }));
 
 function fail(message) {
@@ -134,8 +136,6 @@ const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 try {
   for (const v of variants) {
     v.terminal = await openTerminal(h, browser, transport, v.opts);
-    const installed = await v.terminal.page.evaluate(() => 'tradescriptHopsExperiment' in globalThis);
-    if (installed !== Boolean(v.opts.query)) fail(`${v.name}: this build's demo does not run ?hops= (branch s5p)`);
     await runRoundTrips(readCall(v.terminal), 2000, 1);
     await runRoundTrips(readCall(v.terminal), 500, CALLERS);
     v.renderer = await findRenderer(h, v.terminal);

@@ -7,7 +7,9 @@
  *   node --expose-gc bench/profileCalls.mjs [calls] --http2026   # Streamable HTTP, 2026-07-28 stateless
  *
  * stdio: the server under `node --cpu-prof`, the page's main thread and the
- * bridge worker with the CDP Profiler (the same calls), and each Chromium
+ * bridge worker with the CDP Profiler (the same calls; since issue 15's split
+ * the page owns the relay socket and the worker has no part in a call, so its
+ * figure is what it does meanwhile), and each Chromium
  * thread's busy time from a trace. Writes
  * bench/results/profile-<timestamp>/{server,page,worker}.cpuprofile (open them
  * in Chrome DevTools → Performance, or speedscope) and prints, per call, the

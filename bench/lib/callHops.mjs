@@ -10,11 +10,11 @@
 export const HOPS = [
   ['client → server', 'c0', 'stdin'],
   ['server: request → socket', 'stdin', 'sockOut'],
-  ['socket → worker', 'sockOut', 'wsRecv'],
-  ['worker: request task', 'wsRecv', 'workerDone'],
-  ['worker → page (main-thread queue)', 'workerDone', 'handle'],
+  ['socket → bridge', 'sockOut', 'wsRecv'],
+  ['bridge: request task', 'wsRecv', 'bridgeDone'],
+  ['bridge → page (main-thread queue)', 'bridgeDone', 'handle'],
   ['page: host SDK', 'handle', 'handled'],
-  ['page → worker → socket', 'handled', 'wsSend'],
+  ['page → bridge → socket', 'handled', 'wsSend'],
   ['socket → server', 'wsSend', 'sockIn'],
   ['server: answer → stdout', 'sockIn', 'stdout'],
   ['server → client', 'stdout', 'c5'],
@@ -36,7 +36,10 @@ function firstFrom(xs, from, to = Infinity) {
 
 /**
  * The page's renderer in a trace: its main thread's and its bridge worker's
- * top-level tasks, their events, the call marks and WebSocket instants.
+ * top-level tasks, their events, the call marks and WebSocket instants. The
+ * bridge is the thread that owns the relay socket: the page's main thread
+ * since issue 15's split (then the "bridge → page" hop is empty: the task
+ * that reads the frame calls the host SDK), the worker in older builds.
  */
 export function browserTimeline(events) {
   const handle = events.find((e) => e.name === 'ts:call.handle');
@@ -49,6 +52,7 @@ export function browserTimeline(events) {
   const main = tidOf('CrRendererMain');
   const worker = tidOf('DedicatedWorker thread');
   const mine = events.filter((e) => e.pid === pid);
+  const bridge = mine.find((e) => e.name === 'WebSocketReceive')?.tid ?? worker;
   const sortedTs = (pred) =>
     mine
       .filter(pred)
@@ -64,6 +68,8 @@ export function browserTimeline(events) {
     wsSend: sortedTs((e) => e.name === 'WebSocketSend'),
     mainTasks: tasksOf(main),
     workerTasks: tasksOf(worker),
+    bridgeTasks: tasksOf(bridge),
+    bridgeIsMain: bridge === main,
     mainInside: insideOf(main),
     workerInside: insideOf(worker),
   };
@@ -91,12 +97,12 @@ export function callPoints(calls, server, browser) {
     const p = { c0, c5 };
     p.stdin = firstFrom(at.stdin, c0, c5);
     p.wsRecv = firstFrom(browser.wsRecv, p.stdin ?? Infinity, c5);
-    // The request's frame is the last write before the worker read it (ws writes header and payload apart).
+    // The request's frame is the last write before the bridge read it (ws writes header and payload apart).
     const out = at.sockOut.filter((t) => t >= (p.stdin ?? Infinity) && t <= (p.wsRecv ?? -Infinity));
     p.sockOut = out[out.length - 1];
     p.handle = firstFrom(browser.handle, p.wsRecv ?? Infinity, c5);
-    const task = p.wsRecv === undefined ? undefined : taskAt(browser.workerTasks, p.wsRecv);
-    p.workerDone = task ? Math.min(task.ts + task.dur, p.handle ?? Infinity) : p.wsRecv;
+    const task = p.wsRecv === undefined ? undefined : taskAt(browser.bridgeTasks, p.wsRecv);
+    p.bridgeDone = task ? Math.min(task.ts + task.dur, p.handle ?? Infinity) : p.wsRecv;
     p.handled = firstFrom(browser.handled, p.handle ?? Infinity, c5);
     p.wsSend = firstFrom(browser.wsSend, p.handled ?? Infinity, c5);
     p.sockIn = firstFrom(at.sockIn, p.wsSend ?? Infinity, c5);
@@ -154,7 +160,7 @@ export function hopCause(index, p, ctx) {
   ].map(([label, spans]) => [label, overlap(spans, a, b)]);
   const gc = gcs.sort((x, y) => y[1] - x[1])[0];
   if (gc[1] >= wall / 2) return gc[0];
-  if (from === 'workerDone' || from === 'handle') {
+  if (from === 'bridgeDone' || from === 'handle' || (from === 'wsRecv' && ctx.browser.bridgeIsMain)) {
     const busy = new Map();
     for (const t of ctx.browser.mainTasks) {
       if (t.ts + t.dur < a || t.ts > b) continue;
@@ -165,7 +171,7 @@ export function hopCause(index, p, ctx) {
     const top = [...busy].sort((x, y) => y[1] - x[1])[0];
     if (top && top[1] >= wall / 2) return `page main thread busy: ${top[0]}`;
   }
-  if (from === 'wsRecv') return 'worker task ran long';
+  if (from === 'wsRecv') return 'bridge task ran long';
   const cpu = from === 'stdin' ? p.serverCpu.request : from === 'sockIn' ? p.serverCpu.answer : NaN;
   if (Number.isFinite(cpu) && cpu >= wall / 2) return 'server CPU';
   return 'waiting for a core / wake-up (nothing of ours running)';
