@@ -160,7 +160,10 @@ export function hopCause(index, p, ctx) {
   ].map(([label, spans]) => [label, overlap(spans, a, b)]);
   const gc = gcs.sort((x, y) => y[1] - x[1])[0];
   if (gc[1] >= wall / 2) return gc[0];
-  if (from === 'bridgeDone' || from === 'handle' || (from === 'wsRecv' && ctx.browser.bridgeIsMain)) {
+  // The hops that wait for the page's main thread: the queue before the host SDK and the SDK's own; where the
+  // page owns the socket, also the frame's arrival and its task (a message waits for the thread like any task).
+  const onMain = from === 'bridgeDone' || from === 'handle';
+  if (onMain || (ctx.browser.bridgeIsMain && (from === 'sockOut' || from === 'wsRecv'))) {
     const busy = new Map();
     for (const t of ctx.browser.mainTasks) {
       if (t.ts + t.dur < a || t.ts > b) continue;
