@@ -369,6 +369,32 @@ describe('<tradescript-bridge> in real Chromium', () => {
     await strict.close();
   });
 
+  it('SPEC §9 §10 a page whose Content-Security-Policy leaves the relay out of connect-src: the element names the origin to add; with it added, the page pairs', async () => {
+    const own = await startServer(['serve', '--http', '127.0.0.1:0', '--allowed-origin', served.origin]);
+    const relayOrigin = new URL(own.ready.relayUrl).origin;
+    const codeOf = async (): Promise<string> => {
+      const { stdout } = await run(process.execPath, [serverBin, 'pair', '--json'], { env: childEnv(own.home) });
+      return (JSON.parse(stdout) as { code: string }).code;
+    };
+    /** The fixture page served with `policy` (`?csp=`, see fixturePage.ts), as a vendor's server would send it. */
+    const withPolicy = async (policy: string) => {
+      const tab = await newPage(browser);
+      const query = `?relay=${encodeURIComponent(own.ready.relayUrl)}&csp=${encodeURIComponent(policy)}`;
+      await tab.page.goto(`${served.url}${query}#pair=${await codeOf()}`);
+      return tab;
+    };
+    const strict = await withPolicy("connect-src 'self'");
+    await expect
+      .poll(() => strict.page.locator(`${ELEMENT} [data-testid=message]`).innerText())
+      .toBe(`This page’s Content-Security-Policy blocks the relay: add ${relayOrigin} to its connect-src.`);
+    expect(await strict.page.locator(`${ELEMENT} [data-testid=message] code`).innerText()).toBe(relayOrigin);
+    await strict.close();
+    const open = await withPolicy(`connect-src 'self' ${relayOrigin}`);
+    await ready(open.page);
+    await open.close();
+    await own.close();
+  });
+
   it('SPEC §11 `status` says trading is off; `pair --grant trade` says what its link will do', async () => {
     const env = childEnv(server.home);
     const status = await run(process.execPath, [serverBin, 'status'], { env });

@@ -18,6 +18,7 @@ import type { PortLike } from '../link/linkEndpoint.js';
 import { createIdbCredentialStore } from '../relay/browserCredentials.js';
 import { startPageRuntime, type PageNotices, type PageRuntime, type RuntimeConfig } from '../runtime/pageRuntime.js';
 import type { BridgeHandle, BridgeStatus, ConnectOptions } from './bridgeTypes.js';
+import { watchRelayCsp } from './cspWatch.js';
 import { BRIDGE_VERSION } from './version.js';
 
 /** Where the tab keeps its session id. */
@@ -96,11 +97,17 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
   const worker = startWorker(options);
   let title = options.title;
   let current: BridgeStatus = { state: 'connecting', sessionId: keptSessionId(), attachments: [], message: null };
+  // Set once the page's own policy refused the relay socket: until it pairs, that is what the person must fix.
+  let blocked: string | null = null;
   const report = (status: BridgeStatus): void => {
-    current = status;
-    keepSessionId(status.sessionId);
-    options.onStatus?.(status);
+    current = blocked !== null && status.state !== 'paired' ? { ...status, message: blocked } : status;
+    keepSessionId(current.sessionId);
+    options.onStatus?.(current);
   };
+  const stopCspWatch = watchRelayCsp(options.relayUrl, (message) => {
+    blocked = message;
+    report(current);
+  });
   const notices: PageNotices = {
     status: report,
     grantProposed: (grant) => options.onGrantProposed?.(grant),
@@ -139,6 +146,7 @@ export function connectBridge(host: TerminalHost, options: ConnectOptions): Brid
     pair: (code) => runtime?.pair(code),
     setRelayToken: (token) => runtime?.setRelayToken(token),
     close: () => {
+      stopCspWatch();
       runtime?.close();
       runtime = null;
     },

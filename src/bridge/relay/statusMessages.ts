@@ -26,3 +26,8 @@ export function originNotAllowedMessage(origin: string): string {
 /** Waiting before the next reconnect. */
 export const RECONNECTING_MESSAGE =
   'Lost the connection to tradescript-mcp; reconnecting. Is the server still running?';
+
+/** The page's Content-Security-Policy refused the relay socket: what its `connect-src` must add. */
+export function cspBlockedMessage(relayOrigin: string): string {
+  return `This page’s Content-Security-Policy blocks the relay: add \`${relayOrigin}\` to its connect-src.`;
+}
