@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import {
   CLOSE_CODES,
   RELAY_BATCH_SUBPROTOCOL,
@@ -11,7 +10,9 @@ import {
 import type { RelayClient } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import type { RelaySession, RequestHandler } from './clientSessions.js';
-import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import { testRelayClient } from '../testing/testRelayClient.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
@@ -31,16 +32,12 @@ afterEach(async () => {
 
 /** A scripted relay selecting `protocol` (a server older than batches selects the relay's alone). */
 async function serve(protocol: string): Promise<string> {
-  wss = new WebSocketServer({
-    host: '127.0.0.1',
-    port: 0,
+  let url: string;
+  ({ wss, relay, url } = await listenScriptedRelay({
     handleProtocols: (offered) => offered.has(protocol) && protocol,
-  });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.serve(wss);
-  relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
-  return `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  }));
+  relay.credential = knownCredential();
+  return url;
 }
 
 /** Connects with `sessions` sessions answering with their request's id; resolves once they are open. */
@@ -95,12 +92,13 @@ describe('SPEC §9 relay batches, browser end', () => {
   });
 
   it('an old server (tradescript.relay.v1 only) gets one frame per message, and an array from it closes 4400', async () => {
-    const { peer } = await openWith(await serve(RELAY_SUBPROTOCOL), 2);
+    const url = await serve(RELAY_SUBPROTOCOL);
+    const { peer } = await openWith(url, 2);
     connection.close();
     await vi.waitFor(() => expect(peer.closedWith).not.toBeNull());
     expect(peer.frames.filter((f) => f.t === 'session.close')).toHaveLength(2);
     expect(peer.messageSizes.every((n) => n === 1)).toBe(true);
-    const again = await openWith(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    const again = await openWith(url);
     relay.send(
       again.peer,
       JSON.stringify([

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import type { Clock } from './clock.js';
@@ -8,7 +7,8 @@ import type { RelayClient } from './relayClient.js';
 import { type RelayClientOptions } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import { ManualClock } from '../testing/manualClock.js';
-import { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
 import { testRelayClient } from '../testing/testRelayClient.js';
 
 let wss: WebSocketServer;
@@ -17,12 +17,8 @@ let url: string;
 let connection: RelayClient | null = null;
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.serve(wss);
-  relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
-  url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  ({ wss, relay, url } = await listenScriptedRelay());
+  relay.credential = knownCredential();
 });
 
 afterEach(async () => {

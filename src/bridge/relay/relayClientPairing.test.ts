@@ -1,13 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { CLOSE_CODES, type CatalogDocument } from '../../protocol/index.js';
 import type { RelayClient } from './relayClient.js';
 import { type RelayClientOptions, type RelayClientStatus } from './relayClient.js';
 import { createMemoryCredentialStore, type BrowserCredentialStore } from './browserCredentials.js';
 import { CREDENTIAL_REFUSED_MESSAGE, originNotAllowedMessage, PAIR_CODE_REFUSED_MESSAGE } from './statusMessages.js';
 import type { HandlerResult } from './clientSessions.js';
-import { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
 import { testRelayClient } from '../testing/testRelayClient.js';
 import type { PairLinkResult } from '../page/bridgeTypes.js';
 
@@ -22,11 +22,7 @@ let url: string;
 const connections: RelayClient[] = [];
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.serve(wss);
-  url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  ({ wss, relay, url } = await listenScriptedRelay());
 });
 
 afterEach(async () => {
@@ -105,7 +101,7 @@ describe('SPEC §9 pairing', () => {
 
 describe('SPEC §9 refused credentials', () => {
   it('4401 clears the credential and goes unpaired without a reconnect storm', async () => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
     const store = createMemoryCredentialStore({ hostId: 'host-1', secret: 'a-revoked-secret-00001' });
     const { connection } = connect(store);
     connection.start();
@@ -117,7 +113,7 @@ describe('SPEC §9 refused credentials', () => {
   });
 
   it('a credential revoked mid-session (4403) is forgotten and nothing reconnects', async () => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
     const store = createMemoryCredentialStore(relay.credential);
     const { connection } = connect(store);
     connection.start();
@@ -154,7 +150,7 @@ describe('SPEC §9 refused credentials', () => {
 
 describe('SPEC §2 sessions across reconnects', () => {
   it('a reconnect after a server-side drop presents the credential and the same sessionId', async () => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
     const { connection } = connect(createMemoryCredentialStore(relay.credential));
     const session = connection.openSession({ info: { title: 'Tab' }, catalog, handler });
     connection.start();
@@ -171,7 +167,7 @@ describe('SPEC §2 sessions across reconnects', () => {
   });
 
   it('a refused kept session id is reopened once as a new session (a duplicated tab)', async () => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
     relay.refusedSessionIds.add('kept-by-another-tab');
     const { connection } = connect(createMemoryCredentialStore(relay.credential));
     const session = connection.openSession({
@@ -187,7 +183,7 @@ describe('SPEC §2 sessions across reconnects', () => {
   });
 
   it('one socket carries several sessions (the extension case)', async () => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
     const { connection } = connect(createMemoryCredentialStore(relay.credential));
     const a = connection.openSession({ info: { title: 'A' }, catalog, handler, origin: 'https://a.example' });
     connection.start();

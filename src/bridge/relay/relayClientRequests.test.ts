@@ -1,11 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { BrowserFrame, CatalogDocument, Operation } from '../../protocol/index.js';
 import type { RelayClient } from './relayClient.js';
 import { createMemoryCredentialStore } from './browserCredentials.js';
 import type { HandlerResult, RelaySession, RequestHandler } from './clientSessions.js';
-import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import { testRelayClient } from '../testing/testRelayClient.js';
 
 const catalog: CatalogDocument = { controls: [], channels: [] };
@@ -13,15 +14,13 @@ const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
 const ok = (data: unknown): HandlerResult => ({ environment: 'paper', outcome: { ok: true, data } });
 
 let wss: WebSocketServer;
+let url: string;
 let relay: ScriptedRelay;
 let connection: RelayClient;
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.serve(wss);
-  relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+  ({ wss, relay, url } = await listenScriptedRelay());
+  relay.credential = knownCredential();
 });
 
 afterEach(async () => {
@@ -35,10 +34,7 @@ afterEach(async () => {
 async function openWith(
   handler: RequestHandler,
 ): Promise<{ session: RelaySession; sessionId: string; peer: PeerRecord }> {
-  connection = testRelayClient(
-    `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
-    createMemoryCredentialStore(relay.credential),
-  );
+  connection = testRelayClient(url, createMemoryCredentialStore(relay.credential));
   const session = connection.openSession({ info: { title: 'Tab', environment: 'paper' }, catalog, handler });
   connection.start();
   await vi.waitFor(() => expect(session.status().open).toBe(true));

@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { makeError, type BrowserFrame, type Grant, type Operation } from '../../protocol/index.js';
 import type {
   BindingStart,
@@ -14,7 +14,9 @@ import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
 import type { LinkHost } from '../link/pageHostLink.js';
 import { startSplitRuntime, type SplitRuntimeDeps } from '../testing/splitRuntime.js';
 import { ManualClock } from '../testing/manualClock.js';
-import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import type { BridgeStatus } from '../page/bridgeTypes.js';
 import type { PageRuntime, RuntimeConfig } from './pageRuntime.js';
 
@@ -45,6 +47,7 @@ class ScriptedHost implements LinkHost {
 
 const contextOp: Operation = { kind: 'context', target: { scope: 'session' } };
 let wss: WebSocketServer;
+let relayUrl: string;
 let relay: ScriptedRelay;
 let runtime: PageRuntime | null;
 let host: ScriptedHost;
@@ -52,10 +55,7 @@ let statuses: BridgeStatus[];
 let proposed: Grant[];
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.serve(wss);
+  ({ wss, relay, url: relayUrl } = await listenScriptedRelay());
   runtime = null;
   host = new ScriptedHost();
   statuses = [];
@@ -76,7 +76,6 @@ async function startRuntime(
   extra: Partial<SplitRuntimeDeps> = {},
 ): Promise<{ peer: PeerRecord; sessionId: string }> {
   const credentials = createMemoryCredentialStore(relay.credential);
-  const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Demo terminal', environment: 'paper' as const, grant: 'write' as const };
   runtime = startSplitRuntime(
     host,
@@ -94,7 +93,7 @@ function responses(peer: PeerRecord): Array<Extract<BrowserFrame, { t: 'response
 
 describe('SPEC §1 the page runtime, with the worker’s observer over a real MessageChannel', () => {
   beforeEach(() => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
   });
 
   it('status reaches the page, and session.open carries the host’s info and catalog', async () => {
@@ -201,7 +200,7 @@ describe('SPEC §9 pairing through the page runtime', () => {
 
 describe('SPEC §9 heartbeat and reconnect of the page’s socket, timed by the worker', () => {
   beforeEach(() => {
-    relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
+    relay.credential = knownCredential();
   });
 
   it('the page pings when the worker’s clock passes the interval, and reconnects when it passes the backoff', async () => {

@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { BrowserFrame, SubscribeInput, Target } from '../../protocol/index.js';
 import type { Catalog, SessionOutcome } from '../../sdk/types.js';
 import { createMemoryCredentialStore } from '../relay/browserCredentials.js';
@@ -9,7 +9,9 @@ import type { BindingSinkEvent, BindingRequest, BindingStart, CaptureOutcome } f
 import { startSplitRuntime } from '../testing/splitRuntime.js';
 import { createMemorySubscriptionJournal } from '../observe/subscriptionJournal.js';
 import { ManualClock } from '../testing/manualClock.js';
-import { ScriptedRelay, requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../testing/scriptedRelay.js';
+import { requestFrame, type PeerRecord } from '../testing/scriptedRelay.js';
 import type { BridgeStatus } from '../page/bridgeTypes.js';
 import type { PageRuntime } from './pageRuntime.js';
 
@@ -41,16 +43,14 @@ class BindingHost implements LinkHost {
 
 const chart: Target = { scope: 'chart', chartId: 'c1' };
 let wss: WebSocketServer;
+let relayUrl: string;
 let relay: ScriptedRelay;
 let runtimes: PageRuntime[];
 let nextRequest = 0;
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
-  relay.serve(wss);
+  ({ wss, relay, url: relayUrl } = await listenScriptedRelay());
+  relay.credential = knownCredential();
   runtimes = [];
 });
 
@@ -67,7 +67,6 @@ async function startRuntime(
   deps: { journal?: ReturnType<typeof createMemorySubscriptionJournal>; clock?: ManualClock } = {},
 ) {
   const statuses: BridgeStatus[] = [];
-  const relayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const info = { title: 'Terminal', environment: 'paper' as const, grant: 'write' as const };
   const runtime = startSplitRuntime(
     host,

@@ -4,9 +4,9 @@
  * and the page's end of the link on a real MessageChannel in front of a real
  * host SDK. What crosses the channel is parsed as the content script parses it.
  */
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { ExtensionMessageSchema, type ActivityItem, type LinkStatus } from '../../../protocol/wire/extensionLink.js';
 import type { BrowserFrame, Grant } from '../../../protocol/index.js';
 import { createTerminalHost } from '../../../sdk/host.js';
@@ -15,7 +15,9 @@ import { CHART, call, chartController, chartImpl } from '../../../sdk/testing/fi
 import type { TerminalHost } from '../../../sdk/types.js';
 import { RelayClient } from '../../relay/relayClient.js';
 import { createMemoryCredentialStore } from '../../relay/browserCredentials.js';
-import { ScriptedRelay, requestFrame, type PeerRecord } from '../../testing/scriptedRelay.js';
+import { knownCredential, listenScriptedRelay } from '../../testing/listeningRelay.js';
+import type { ScriptedRelay } from '../../testing/scriptedRelay.js';
+import { requestFrame, type PeerRecord } from '../../testing/scriptedRelay.js';
 import { portEndpoint, type LinkEndpoint } from '../../link/linkEndpoint.js';
 import { ExtensionPageEnd } from '../page/pageEnd.js';
 import { TabSession, tabLinkClient } from './tabSession.js';
@@ -28,14 +30,12 @@ let channels: MessageChannel[];
 let nextId = 0;
 
 beforeEach(async () => {
-  wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((resolve) => wss.once('listening', resolve));
-  relay = new ScriptedRelay();
-  relay.credential = { hostId: 'host-1', secret: 'the-current-secret-0001' };
-  relay.serve(wss);
+  let url: string;
+  ({ wss, relay, url } = await listenScriptedRelay());
+  relay.credential = knownCredential();
   channels = [];
   connection = new RelayClient({
-    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    url,
     webSocket: WebSocket,
     credentials: createMemoryCredentialStore(relay.credential),
     agent: { kind: 'extension', version: 'test' },
