@@ -8,7 +8,10 @@
  * Chromium burns with no call (the demo's live market) over the same time is
  * measured right after and taken out of the per-call figure; it is printed as
  * ms of CPU per second. Anchors: the SDK alone (server), the ws floor and the
- * peer relay (stdio), measured the same way in the same browser.
+ * peer relay (stdio), measured the same way in the same browser. The client
+ * is this process (the MCP SDK's client, which checks each result against the
+ * tool's outputSchema as real clients do); its CPU per call is shown too,
+ * since on two cores it competes with the server and Chromium.
  *
  *   npm run build && node bench/cpuPerCall.mjs [calls=3000] [--http]
  *   TRADESCRIPT_BENCH_BASELINE_BIN=<other build's bin.js> …   # that build too, taking turns
@@ -53,7 +56,9 @@ async function measure(h, op, serverPids) {
   const browser = browserPids(h);
   const s0 = cpuMs(serverPids);
   const b0 = cpuMs(browser);
+  const c0 = process.cpuUsage();
   const run = await runRoundTrips(op, calls, 1);
+  const c = process.cpuUsage(c0);
   const s1 = cpuMs(serverPids);
   const b1 = cpuMs(browser);
   const { p50 } = trialStats(run.latencies, run.wallMs);
@@ -64,6 +69,7 @@ async function measure(h, op, serverPids) {
   return {
     p50,
     serverMs: (s1 - s0) / calls,
+    clientMs: (c.user + c.system) / 1000 / calls,
     browserMs: (b1 - b0 - idle) / calls,
     idleMs: idle / calls,
     wallMs: run.wallMs / calls,
@@ -104,9 +110,11 @@ try {
   await h.closeAll();
 }
 console.log(`${transport}, ${calls} calls each after 2,000 warm-up, CPU from /proc (10 ms ticks)`);
-console.log('                          p50 ms   wall/call   server CPU/call   Chromium CPU/call   Chromium idle ms/s');
+console.log(
+  '                          p50 ms   wall/call   server CPU/call   Chromium CPU/call   client CPU/call   Chromium idle ms/s',
+);
 for (const [label, r] of rows) {
   console.log(
-    `${label.padEnd(24)} ${r.p50.toFixed(3).padStart(7)} ${r.wallMs.toFixed(3).padStart(11)} ${r.serverMs.toFixed(3).padStart(17)} ${r.browserMs.toFixed(3).padStart(19)} ${((r.idleMs / r.wallMs) * 1000).toFixed(0).padStart(20)}`,
+    `${label.padEnd(24)} ${r.p50.toFixed(3).padStart(7)} ${r.wallMs.toFixed(3).padStart(11)} ${r.serverMs.toFixed(3).padStart(17)} ${r.browserMs.toFixed(3).padStart(19)} ${r.clientMs.toFixed(3).padStart(17)} ${((r.idleMs / r.wallMs) * 1000).toFixed(0).padStart(20)}`,
   );
 }
