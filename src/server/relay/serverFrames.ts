@@ -11,6 +11,7 @@ import {
   type ReadFrames,
   type ServerFrame,
 } from '../../protocol/index.js';
+import { withFastPath } from '../../protocol/fastParse.js';
 
 /**
  * The largest frame a browser may send: a full result, a 4 MB image as base64,
@@ -26,12 +27,15 @@ export const MAX_FRAME_BYTES = DEFAULT_LIMITS.resultBytes + Math.ceil((DEFAULT_L
  */
 export const MAX_FRAME_DEPTH = 64;
 
+/** The browser frame schema with its fast path: a valid response frame is read without zod's generic walk (issue 15 item 1). */
+const BrowserFrameReader = withFastPath(BrowserFrameSchema);
+
 /**
  * Parses one browser message: a frame, or on a socket that negotiated batches
  * an array of them (`readFrames`); one refused frame refuses the message.
  */
 export function parseBrowserFrames(text: string, maxBytes: number, batch: boolean): ReadFrames<BrowserFrame> {
-  return readFrames(BrowserFrameSchema, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH, batch });
+  return readFrames(BrowserFrameReader, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH, batch });
 }
 
 /** Encodes one server frame. */

@@ -31,8 +31,13 @@ import {
   type RelayCall,
   type RelayLimits,
 } from '../../../protocol/index.js';
+import { withFastPath } from '../../../protocol/fastParse.js';
 import { markRead, type HubOutcome } from '../hubPort.js';
 import { sentCallReceipt } from './lostOutcomes.js';
+
+/** The answer schemas with their fast paths: a valid answer is read without zod's generic walk (issue 15 item 1). */
+const ReceiptReader = withFastPath(CallReceiptSchema);
+const BatchDataReader = withFastPath(BatchDataSchema);
 
 /** The limits applied to answers. */
 export type AnswerLimits = Pick<RelayLimits, 'jsonDepth' | 'stringLength' | 'resultBytes'>;
@@ -97,7 +102,7 @@ function boundReceipt(
 
 /** A call's answer: a receipt (or anything else, left to the front's schema check). */
 function boundCall(data: unknown, call: RelayCall, ctx: AnswerContext): HubOutcome | { ok: true; data: unknown } {
-  const parsed = CallReceiptSchema.safeParse(data);
+  const parsed = ReceiptReader.safeParse(data);
   if (parsed.success) {
     const bounded = boundReceipt(parsed.data, call, ctx);
     return bounded.ok ? { ok: true, data: bounded.receipt } : { ok: false, error: bounded.error, environment: null };
@@ -118,7 +123,7 @@ function boundOutcome(outcome: BatchOutcome, call: RelayCall | undefined, ctx: A
 }
 
 function boundBatch(data: unknown, calls: readonly RelayCall[], ctx: AnswerContext): unknown {
-  const parsed = BatchDataSchema.safeParse(data);
+  const parsed = BatchDataReader.safeParse(data);
   // Not a batch answer: the front's schema check makes it `internal_error`; it must not be read deeper here.
   if (!parsed.success) return data;
   return markRead({ ...parsed.data, outcomes: parsed.data.outcomes.map((o) => boundOutcome(o, calls[o.index], ctx)) });
