@@ -60,7 +60,7 @@ const EXOTIC: Array<() => unknown> = [
   () => new Instance(),
   () => Object.assign(Object.create(null) as object, { scope: 'session' }),
   () => Object.create({ scope: 'session' }) as unknown,
-  () => [, 1], // eslint-disable-line no-sparse-arrays
+  () => [, 1],
   () => Object.assign([], { scope: 'session' }),
   () => Symbol('s'),
   () => () => 1,
