@@ -52,6 +52,61 @@ export function checkJsonShape(
 }
 
 /**
+ * How deeply a JSON value's objects and arrays nest (the value itself is level
+ * 1) and its longest string or key: what every depth and string-length check
+ * reads, so a value measured once can be held to several limits.
+ */
+export interface JsonShape {
+  depth: number;
+  longestString: number;
+}
+
+/**
+ * {@link checkJsonShape}'s walk, measuring the value's {@link JsonShape} on the
+ * way (or reporting the first breach, as it does). A walk of its own: the
+ * browser bundle, which only checks, does not carry the measuring.
+ */
+export function measureJsonShape(
+  value: unknown,
+  limits: Pick<Limits, 'jsonDepth' | 'stringLength'> = DEFAULT_LIMITS,
+  reserved = 0,
+): JsonShape | NonNullable<JsonLimitBreach> {
+  const deepest = Math.max(1, limits.jsonDepth - reserved);
+  let deepestSeen = 0;
+  let longest = 0;
+  // Two parallel stacks and Object.keys, not [node, depth] pairs and Object.entries: this walk runs
+  // several times per call on each side (frame, arguments, result) and allocated a pair per value.
+  const nodes: unknown[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
+    if (typeof node === 'string') {
+      if (node.length > limits.stringLength) return { limit: 'stringLength', max: limits.stringLength };
+      if (node.length > longest) longest = node.length;
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > deepest) return { limit: 'jsonDepth', max: limits.jsonDepth };
+    if (depth > deepestSeen) deepestSeen = depth;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        nodes.push(node[i]);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      if (key.length > limits.stringLength) return { limit: 'stringLength', max: limits.stringLength };
+      if (key.length > longest) longest = key.length;
+      nodes.push((node as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+    }
+  }
+  return { depth: deepestSeen, longestString: longest };
+}
+
+/**
  * Levels a control's result may sit under in the deepest answer (a batch
  * outcome's `error.details.result` inside the envelope), taken off the depth
  * limit so every answer that carries it fits.
@@ -66,6 +121,15 @@ export const RESULT_DEPTH_OFFSET = 6;
  */
 export function checkResultShape(value: unknown, limits: Pick<Limits, 'jsonDepth' | 'stringLength'>): JsonLimitBreach {
   return checkJsonShape(value, limits, RESULT_DEPTH_OFFSET);
+}
+
+/**
+ * True when a value of this shape, and every value inside it, passes both
+ * {@link checkJsonShape} and {@link checkResultShape} under `limits`: a value
+ * measured once need not be walked again for them.
+ */
+export function shapeFitsResultLimits(shape: JsonShape, limits: Pick<Limits, 'jsonDepth' | 'stringLength'>): boolean {
+  return shape.depth <= limits.jsonDepth - RESULT_DEPTH_OFFSET && shape.longestString <= limits.stringLength;
 }
 
 /**

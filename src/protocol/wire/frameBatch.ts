@@ -8,9 +8,9 @@
  * with the functions here: the reading refuses the whole message when any
  * frame in it is refused, so nothing from a bad message is acted on.
  */
-import * as z from 'zod/mini';
-import { checkJsonShape } from '../jsonLimits.js';
+import type * as z from 'zod/mini';
 import { readFrame, readFrameJson, type FrameBounds, type FrameRefusal } from './frameReading.js';
+import { readFrameValue } from './frameValue.js';
 
 /** The relay subprotocol that also carries batches; a browser offers it before `tradescript.relay.v1`. */
 export const RELAY_BATCH_SUBPROTOCOL = 'tradescript.relay.v1.batch';
@@ -56,13 +56,9 @@ export function readFrames<S extends z.core.$ZodType>(
   }
   const frames: z.infer<S>[] = [];
   for (const item of items) {
-    const depth = bounds.maxDepth;
-    if (depth !== undefined && checkJsonShape(item, { jsonDepth: depth, stringLength: bounds.maxBytes })) {
-      return { ok: false, reason: 'schema' };
-    }
-    const parsed = z.safeParse(schema, item);
-    if (!parsed.success) return { ok: false, reason: 'schema' };
-    frames.push(parsed.data);
+    const parsed = readFrameValue(schema, item, bounds);
+    if (!parsed.ok) return parsed;
+    frames.push(parsed.frame);
   }
   return { ok: true, frames };
 }

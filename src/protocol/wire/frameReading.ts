@@ -4,14 +4,14 @@
  * first, then JSON, then (optionally) nesting depth, then the frame's schema. A
  * refusal is a reason code only, never the frame's content.
  */
-import * as z from 'zod/mini';
-import { checkJsonShape, utf8Length } from '../jsonLimits.js';
+import type * as z from 'zod/mini';
+import { utf8Length } from '../jsonLimits.js';
+import { readFrameValue, type FrameValueBounds, type ReadFrame } from './frameValue.js';
 
 /** Why a frame was refused. */
 export type FrameRefusal = 'too-large' | 'not-json' | 'schema';
 
-/** A frame read and validated, or why it was refused. */
-export type ReadFrame<F> = { ok: true; frame: F } | { ok: false; reason: FrameRefusal };
+export type { ReadFrame };
 
 /** The JSON value of one text frame within `maxBytes` of UTF-8, or why not. */
 export function readFrameJson(
@@ -29,13 +29,8 @@ export function readFrameJson(
   }
 }
 
-/** What bounds one frame beyond its schema. */
-export interface FrameBounds {
-  /** UTF-8 bytes of the text. */
-  readonly maxBytes: number;
-  /** Nesting depth of the JSON value, checked before the schema walks it (unbounded when absent). */
-  readonly maxDepth?: number;
-}
+/** What bounds one frame beyond its schema (and who hears its measured shape). */
+export type FrameBounds = FrameValueBounds;
 
 /** Reads one text frame: size, JSON, depth, then `schema`. */
 export function readFrame<S extends z.core.$ZodType>(
@@ -44,13 +39,5 @@ export function readFrame<S extends z.core.$ZodType>(
   bounds: FrameBounds,
 ): ReadFrame<z.infer<S>> {
   const read = readFrameJson(text, bounds.maxBytes);
-  if (!read.ok) return read;
-  if (
-    bounds.maxDepth !== undefined &&
-    checkJsonShape(read.value, { jsonDepth: bounds.maxDepth, stringLength: bounds.maxBytes })
-  ) {
-    return { ok: false, reason: 'schema' };
-  }
-  const parsed = z.safeParse(schema, read.value);
-  return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, reason: 'schema' };
+  return read.ok ? readFrameValue(schema, read.value, bounds) : read;
 }

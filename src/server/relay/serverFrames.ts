@@ -6,11 +6,14 @@ import {
   BrowserFrameSchema,
   DEFAULT_LIMITS,
   MB,
+  measureJsonShape,
   readFrames,
   type BrowserFrame,
+  type JsonShape,
   type ReadFrames,
   type ServerFrame,
 } from '../../protocol/index.js';
+import { withFastPath } from '../../protocol/fastParse.js';
 
 /**
  * The largest frame a browser may send: a full result, a 4 MB image as base64,
@@ -26,12 +29,31 @@ export const MAX_FRAME_BYTES = DEFAULT_LIMITS.resultBytes + Math.ceil((DEFAULT_L
  */
 export const MAX_FRAME_DEPTH = 64;
 
+/** The browser frame schema with its fast path: a valid response frame is read without zod's generic walk (issue 15 item 1). */
+const BrowserFrameReader = withFastPath(BrowserFrameSchema);
+
 /**
  * Parses one browser message: a frame, or on a socket that negotiated batches
  * an array of them (`readFrames`); one refused frame refuses the message.
  */
 export function parseBrowserFrames(text: string, maxBytes: number, batch: boolean): ReadFrames<BrowserFrame> {
-  return readFrames(BrowserFrameSchema, text, { maxBytes, maxDepth: MAX_FRAME_DEPTH, batch });
+  const measure = (value: unknown): JsonShape | null => {
+    const shape = measureJsonShape(value, { jsonDepth: MAX_FRAME_DEPTH, stringLength: maxBytes });
+    return 'limit' in shape ? null : shape;
+  };
+  return readFrames(BrowserFrameReader, text, { maxBytes, batch, measure, measured });
+}
+
+const shapes = new WeakMap<object, JsonShape>();
+const measured = (frame: object, shape: JsonShape) => shapes.set(frame, shape);
+
+/**
+ * The depth and longest string a browser frame measured when it was read
+ * (`parseBrowserFrames`), so the hub holds its answer to a request's limits
+ * without walking it again (issue 15 item 1).
+ */
+export function browserFrameShape(frame: BrowserFrame): JsonShape | undefined {
+  return shapes.get(frame);
 }
 
 /** Encodes one server frame. */

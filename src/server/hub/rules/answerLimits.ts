@@ -23,16 +23,23 @@ import {
   jsonByteLength,
   limitExceeded,
   makeError,
+  shapeFitsResultLimits,
   type BatchOutcome,
   type CallReceipt,
   type ErrorObject,
   type JsonLimitBreach,
+  type JsonShape,
   type Operation,
   type RelayCall,
   type RelayLimits,
 } from '../../../protocol/index.js';
+import { withFastPath } from '../../../protocol/fastParse.js';
 import { markRead, type HubOutcome } from '../hubPort.js';
 import { sentCallReceipt } from './lostOutcomes.js';
+
+/** The answer schemas with their fast paths: a valid answer is read without zod's generic walk (issue 15 item 1). */
+const ReceiptReader = withFastPath(CallReceiptSchema);
+const BatchDataReader = withFastPath(BatchDataSchema);
 
 /** The limits applied to answers. */
 export type AnswerLimits = Pick<RelayLimits, 'jsonDepth' | 'stringLength' | 'resultBytes'>;
@@ -45,6 +52,16 @@ export interface AnswerContext {
   mutates: (controlId: string) => boolean;
   dispatchedAt: number;
   now: number;
+  /**
+   * The answer's frame as the relay measured it on reading (`browserFrameShape`), when
+   * it did: an answer whose whole frame fits the result limits is not walked again.
+   */
+  frameShape?: JsonShape;
+}
+
+/** True when the frame was measured and fits every depth and string check below; then none walks it. */
+function measuredFits(ctx: AnswerContext): boolean {
+  return ctx.frameShape !== undefined && shapeFitsResultLimits(ctx.frameShape, ctx.limits);
 }
 
 type Breach = NonNullable<JsonLimitBreach>;
@@ -62,18 +79,19 @@ function unreadableMutation(call: RelayCall, breach: Breach, ctx: AnswerContext)
 }
 
 /** An error's `details.result` over a limit (or over `resultBytes` with the error) is left out. */
-function withoutOversizedResult(error: ErrorObject, limits: AnswerLimits): ErrorObject {
+function withoutOversizedResult(error: ErrorObject, limits: AnswerLimits, fits: boolean): ErrorObject {
   const details = error.details;
   if (!details || details.result === undefined) return error;
-  if (!checkResultShape(details.result, limits) && jsonByteLength(error) <= limits.resultBytes) return error;
+  if ((fits || !checkResultShape(details.result, limits)) && jsonByteLength(error) <= limits.resultBytes) return error;
   const { result: _dropped, ...rest } = details;
   return { ...error, details: rest };
 }
 
 /** Holds one call's error to the limits; `call` is null for a read operation that is not a call. */
 function boundError(error: ErrorObject, call: RelayCall | null, ctx: AnswerContext): ErrorObject {
-  const kept = withoutOversizedResult(error, ctx.limits);
-  const breach = checkJsonShape(kept, ctx.limits);
+  const fits = measuredFits(ctx);
+  const kept = withoutOversizedResult(error, ctx.limits, fits);
+  const breach = fits ? null : checkJsonShape(kept, ctx.limits);
   if (!breach) return kept;
   const mayHaveRun = call !== null && (error.details?.receipt?.mutation === true || ctx.mutates(call.controlId));
   return mayHaveRun ? unreadableMutation(call, breach, ctx) : readOverLimit(breach);
@@ -85,6 +103,7 @@ function boundReceipt(
   call: RelayCall,
   ctx: AnswerContext,
 ): { ok: true; receipt: CallReceipt } | { ok: false; error: ErrorObject } {
+  if (measuredFits(ctx)) return { ok: true, receipt: markRead(receipt) };
   const mutation = receipt.mutation || ctx.mutates(call.controlId);
   const breach = checkResultShape(receipt.result, ctx.limits);
   if (breach && !mutation) return { ok: false, error: readOverLimit(breach) };
@@ -97,12 +116,12 @@ function boundReceipt(
 
 /** A call's answer: a receipt (or anything else, left to the front's schema check). */
 function boundCall(data: unknown, call: RelayCall, ctx: AnswerContext): HubOutcome | { ok: true; data: unknown } {
-  const parsed = CallReceiptSchema.safeParse(data);
+  const parsed = ReceiptReader.safeParse(data);
   if (parsed.success) {
     const bounded = boundReceipt(parsed.data, call, ctx);
     return bounded.ok ? { ok: true, data: bounded.receipt } : { ok: false, error: bounded.error, environment: null };
   }
-  const breach = checkJsonShape(data, ctx.limits);
+  const breach = measuredFits(ctx) ? null : checkJsonShape(data, ctx.limits);
   if (!breach) return { ok: true, data };
   const error = ctx.mutates(call.controlId) ? unreadableMutation(call, breach, ctx) : readOverLimit(breach);
   return { ok: false, error, environment: null };
@@ -118,7 +137,7 @@ function boundOutcome(outcome: BatchOutcome, call: RelayCall | undefined, ctx: A
 }
 
 function boundBatch(data: unknown, calls: readonly RelayCall[], ctx: AnswerContext): unknown {
-  const parsed = BatchDataSchema.safeParse(data);
+  const parsed = BatchDataReader.safeParse(data);
   // Not a batch answer: the front's schema check makes it `internal_error`; it must not be read deeper here.
   if (!parsed.success) return data;
   return markRead({ ...parsed.data, outcomes: parsed.data.outcomes.map((o) => boundOutcome(o, calls[o.index], ctx)) });
@@ -135,6 +154,6 @@ export function boundAnswer(outcome: HubOutcome, ctx: AnswerContext): HubOutcome
   }
   if (op.kind === 'batch') return { ...outcome, data: boundBatch(outcome.data, op.calls, ctx) };
   // Reads (context, list, subscribe, snapshot data): the image is held to snapshotBytes by the front.
-  const breach = checkJsonShape(outcome.data, ctx.limits);
+  const breach = measuredFits(ctx) ? null : checkJsonShape(outcome.data, ctx.limits);
   return breach ? { ok: false, error: readOverLimit(breach), environment: outcome.environment } : outcome;
 }

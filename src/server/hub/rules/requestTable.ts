@@ -6,6 +6,7 @@
 import type { BrowserFrame, Operation, RelayLimits, RequestFrame } from '../../../protocol/index.js';
 import { boundAnswer } from './answerLimits.js';
 import type { RelayServerConnection } from '../../relay/relayServerConnection.js';
+import { browserFrameShape } from '../../relay/serverFrames.js';
 import type { HubOutcome, HubRequestOptions } from '../hubPort.js';
 import { cancelledOutcome, containsMutation, isMutation, lostOutcome, type LossCause } from './lostOutcomes.js';
 import type { SessionRecord } from '../hubSessions.js';
@@ -90,6 +91,7 @@ export class RequestTable {
       mutates: (controlId) => isMutation(controlId, p.session.vocabulary.document),
       dispatchedAt: p.dispatchedAt,
       now: this.now(),
+      frameShape: browserFrameShape(frame),
     });
     this.finish(frame.id, bounded);
     return 'accepted';
