@@ -68,8 +68,6 @@ export class ChartPane implements ChartModel {
   /** False while the chart shows older history (fetched for a range before its bars): live bars wait. */
   private live = true;
   private hovering = false;
-  /** Set by {@link dispose}: an update queued for a later frame then does nothing. */
-  private disposed = false;
 
   constructor(options: ChartPaneOptions) {
     this.chartId = options.chartId;
@@ -109,7 +107,7 @@ export class ChartPane implements ChartModel {
     this.chart.timeScale().subscribeVisibleTimeRangeChange(() => (this.pending = null));
     this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
     this.unsubscribe = this.market.subscribe((tick) => {
-      if (tick.symbol === this.currentSymbol) this.frames.scheduleAlone(`chart:${this.chartId}`, () => this.flush());
+      if (tick.symbol === this.currentSymbol) this.frames.schedule(`chart:${this.chartId}`, () => this.flush());
     });
     this.toolbar.showLineCount(0);
     this.load();
@@ -182,7 +180,6 @@ export class ChartPane implements ChartModel {
 
   /** Stops updates and frees the chart. */
   dispose(): void {
-    this.disposed = true;
     this.unsubscribe();
     this.gestures.dispose();
     this.chart.remove();
@@ -221,7 +218,7 @@ export class ChartPane implements ChartModel {
 
   /** Applies every bar that formed or changed since the last frame. */
   private flush(): void {
-    if (!this.live || this.disposed) return;
+    if (!this.live) return;
     const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
     for (const bar of bars) {
       this.candles.update(toCandleData(bar));
