@@ -63,10 +63,17 @@ export class FxQuoteView {
     for (const input of [this.from, this.to, this.amount]) input.addEventListener('input', () => this.edited());
     this.quoteButton.addEventListener('click', () => void this.requestQuote());
     this.confirmButton.addEventListener('click', () => void this.confirm());
+    // The countdown moves with each EURUSD tick (every 500 ms); the timer only when the market stands still,
+    // so it adds no frame of its own to the terminal's.
+    let lastTick = -Infinity;
     market.subscribe((tick) => {
-      if (tick.symbol === 'EURUSD') frames.schedule('fx', () => this.tick());
+      if (tick.symbol !== 'EURUSD') return;
+      lastTick = performance.now();
+      frames.schedule('fx', () => this.tick());
     });
-    setInterval(() => frames.schedule('fx', () => this.tick()), 1000);
+    setInterval(() => {
+      if (performance.now() - lastTick > 1000) frames.schedule('fx', () => this.tick());
+    }, 1000);
     this.tick();
   }
 

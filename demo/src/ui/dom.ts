@@ -33,7 +33,17 @@ export function byTestId<T extends HTMLElement = HTMLElement>(testId: string, ro
   return node;
 }
 
-/** Sets text only when it changed, so unchanged cells cost no layout. */
+/**
+ * Sets text only when it changed, so unchanged cells cost no layout. A node
+ * that holds one text node keeps it and changes its data: `textContent`
+ * would replace it, and the browser would take the old one out of the layout
+ * tree and build a new one for every price on every tick.
+ */
 export function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
+  const only = node.firstChild;
+  if (text !== '' && only instanceof Text && only.nextSibling === null) {
+    if (only.data !== text) only.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
 }
