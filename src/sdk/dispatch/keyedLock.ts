@@ -3,7 +3,7 @@
  * hold its lock from the final revision check to the recorded outcome, so two
  * calls carrying the same expected revisions cannot both pass.
  */
-import { whenAborted } from './deadline.js';
+import { whenAborted, type Stop } from './deadline.js';
 
 /** Releases a held lock. */
 export type Release = () => void;
@@ -16,7 +16,7 @@ export class KeyedLock {
    * Waits for the key, or gives up when `stop` aborts first (then resolves
    * null, and the queue moves on without this caller).
    */
-  async acquire(key: string, stop: AbortSignal): Promise<Release | null> {
+  async acquire(key: string, stop: Stop): Promise<Release | null> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: Release;
     const mine = new Promise<void>((resolve) => {
