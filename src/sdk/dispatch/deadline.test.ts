@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cancelOf, requestStop, settle, startDeadline } from './deadline.js';
-import { CHART, call, chartController, chartImpl, request, terminal } from '../testing/fixtures.js';
+import { CHART, call, chartController, chartImpl, owned, request, terminal } from '../testing/fixtures.js';
 import { errorOf, receiptOf } from '../testing/expect.js';
 
 describe('deadline and stop of one request (SPEC §6 call deadline; issue 15: no timer per call)', () => {
@@ -126,6 +126,28 @@ describe('deadline and stop of one request (SPEC §6 call deadline; issue 15: no
   it('SPEC §5 a read whose control answers at once leaves no timer behind and still gets its receipt', async () => {
     const { host } = terminal();
     receiptOf(await host.handle(request(call('chart.getVisibleRange', CHART, []))));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('SPEC §5 a mutation under its free controller lock runs with no deadline timer when its control answers at once', async () => {
+    const { host } = terminal();
+    const c7 = { scope: 'chart', chartId: 'c7' } as const;
+    host.registerTarget(c7, { label: 'c7' });
+    const timersAtDispatch: number[] = [];
+    const impl = chartImpl();
+    host.mount(c7, chartController, {
+      ...impl,
+      setVisibleRange: (ctx, range) => {
+        timersAtDispatch.push(vi.getTimerCount());
+        return impl.setVisibleRange(ctx, range);
+      },
+    });
+    const op = call('chart.setVisibleRange', c7, [{ from: 1, to: 2 }], {
+      ...owned('op-t'),
+      expectedRevisions: { viewport: 0 },
+    });
+    receiptOf(await host.handle(request(op)));
+    expect(timersAtDispatch).toEqual([0]);
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -17,16 +17,18 @@ export class KeyedLock {
    * null, and the queue moves on without this caller).
    */
   async acquire(key: string, stop: Stop): Promise<Release | null> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
+    const previous = this.tails.get(key);
     let release!: Release;
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const tail = previous.then(() => mine);
+    const tail = previous ? previous.then(() => mine) : mine;
     this.tails.set(key, tail);
     void tail.then(() => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     });
+    // Free: nothing to wait for, so nothing waits on the stop (no deadline timer for the call).
+    if (!previous) return release;
     const got = await Promise.race([previous.then(() => true), whenAborted(stop).then(() => false)]);
     if (!got) {
       release();
