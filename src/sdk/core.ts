@@ -12,7 +12,7 @@ import type {
   RequestAttachment,
 } from '../protocol/index.js';
 import type { ChannelHub } from './channels/channelHub.js';
-import type { Deadline } from './dispatch/deadline.js';
+import type { Deadline, Stop } from './dispatch/deadline.js';
 import type { OperationLedger } from './ledger/operationLedger.js';
 import type { RevisionStore } from './policy/revisions.js';
 import type { TargetRegistry } from './declare/targets.js';
@@ -44,7 +44,7 @@ export interface CallEnv {
   readonly limits: RelayLimits;
   readonly deadline: Deadline;
   /** The MCP client's cancel (a read is abandoned; a dispatched mutation runs on). */
-  readonly cancel: AbortSignal | undefined;
+  readonly cancel: Stop;
 }
 
 /** How one call ended. */

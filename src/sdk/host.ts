@@ -8,7 +8,7 @@ import { runBatch } from './dispatch/runBatch.js';
 import { ChannelHub } from './channels/channelHub.js';
 import { readContext } from './reads/context.js';
 import type { CallEnv, HostCore } from './core.js';
-import { sleep as defaultSleep, startDeadline } from './dispatch/deadline.js';
+import { cancelOf, sleep as defaultSleep, startDeadline } from './dispatch/deadline.js';
 import { describeCached } from './declare/descriptorCache.js';
 import { Dispatcher, internalError } from './dispatch/dispatcher.js';
 import { defaultLedger } from './ledger/defaultLedger.js';
@@ -131,7 +131,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       phaseMark('call.handle');
       const deadline = startDeadline(request.deadlineMs);
       const { sessionId, attachment, adapter, limits } = request;
-      const env: CallEnv = { sessionId, attachment, adapter, limits, deadline, cancel: hooks.signal };
+      const env: CallEnv = { sessionId, attachment, adapter, limits, deadline, cancel: cancelOf(hooks) };
       try {
         return await answer(core, dispatcher, request, hooks, env);
       } catch {

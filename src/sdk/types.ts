@@ -185,8 +185,19 @@ export type SessionOutcome = { ok: true; data: unknown } | { ok: false; error: E
 
 /** Hooks the runtime passes with a request. */
 export interface RequestHooks {
-  /** Aborted when the MCP client cancels (a dispatched mutation still runs to its outcome). */
+  /**
+   * Aborted when the MCP client cancels (a dispatched mutation still runs to
+   * its outcome). Not read when `onAbort` is given.
+   */
   signal?: AbortSignal;
+  /**
+   * Another way to say the same: the SDK registers one listener, called once
+   * when the client cancels (at once if it already has), and reads `signal`
+   * never. A caller that offers this makes no AbortSignal for a call that is
+   * never cancelled; the SDK makes one only for a control that reads
+   * `ctx.signal`.
+   */
+  onAbort?(listener: () => void): void;
   progress?: (progress: number, total: number) => void;
 }
 

@@ -2,10 +2,10 @@
  * The page's end of the host-call link (`hostLink.ts` in src/protocol): serves
  * what the bridge asks (requests, bindings, captures, locations) against the
  * terminal's host SDK on the main thread, for the page's worker and for the
- * extension alike. Each running call has one entry (its AbortController, so a
- * `cancel` reaches the SDK's signal, and its progress sink); binding sources
- * post their events in batches on the same link (`eventBatch.ts`), and a
- * target's unregistration after them. Everything that arrives is parsed first.
+ * extension alike. Each running call has one entry (its abort, so a `cancel`
+ * reaches the SDK, and its progress sink); binding sources post their events
+ * in batches on the same link (`eventBatch.ts`), and a target's
+ * unregistration after them. Everything that arrives is parsed first.
  */
 import * as z from 'zod/mini';
 import {
@@ -20,6 +20,7 @@ import { EventBatcher, type EventPortMessage } from './eventBatch.js';
 import type { LinkCodec } from './linkCodecs.js';
 import type { LinkEndpoint } from './linkEndpoint.js';
 import { pageDefect } from '../page/pageError.js';
+import { LazyAbort } from '../relay/lazyAbort.js';
 
 /** The host calls the link serves. */
 export type LinkHost = Pick<
@@ -45,13 +46,18 @@ const FAILED = 'The page failed while handling this request; this is a defect of
 
 const failure = (message: string): SessionOutcome => ({ ok: false, error: pageDefect(message) });
 
-/** One call running on the page: its abort controller and its progress sink. */
-class RunningCall {
-  readonly controller = new AbortController();
+/**
+ * One call running on the page, and its hooks into the host SDK: its abort
+ * (the SDK listens with `onAbort`; a signal is made only if a control reads
+ * one) and its progress sink.
+ */
+class RunningCall extends LazyAbort {
   constructor(
     private readonly link: { post(message: unknown): boolean },
     readonly id: string,
-  ) {}
+  ) {
+    super();
+  }
   readonly progress = (progress: number, total?: number): void => {
     this.link.post({ t: 'progress', id: this.id, progress, total });
   };
@@ -98,7 +104,7 @@ export class PageHostLink<Other extends { t: string } = never> {
 
   /** Aborts every running call, stops every binding and flushes the events queued so far. */
   reset(): void {
-    for (const call of this.running.values()) call.controller.abort(new Error('The host-call link restarted.'));
+    for (const call of this.running.values()) call.abort(new Error('The host-call link restarted.'));
     this.running.clear();
     for (const { subscriptionId, bindingId } of this.bindings.values())
       this.host.stopBinding(subscriptionId, bindingId);
@@ -145,7 +151,7 @@ export class PageHostLink<Other extends { t: string } = never> {
       case 'call':
         return void this.call(message);
       case 'cancel':
-        return this.running.get(message.id)?.controller.abort(new Error('The MCP client cancelled this request.'));
+        return this.running.get(message.id)?.abort(new Error('The MCP client cancelled this request.'));
       case 'startBinding':
         return void this.startBinding(message);
       case 'stopBinding':
@@ -165,10 +171,7 @@ export class PageHostLink<Other extends { t: string } = never> {
     this.running.set(id, call);
     let outcome: SessionOutcome;
     try {
-      outcome = await this.host.handle(
-        { id, ...scope, deadlineMs, op },
-        { signal: call.controller.signal, progress: call.progress },
-      );
+      outcome = await this.host.handle({ id, ...scope, deadlineMs, op }, call);
     } catch {
       outcome = failure(FAILED);
     }

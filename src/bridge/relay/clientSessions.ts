@@ -21,7 +21,7 @@ export interface HandlerHooks {
   /** Aborted on `cancel`, or when the socket that carried the request is gone (made when first read). */
   readonly signal: AbortSignal;
   /** Calls `listener` once on `cancel` or when the socket is gone, without making the signal. */
-  onAbort?(listener: () => void): void;
+  onAbort(listener: () => void): void;
   progress(progress: number, total?: number): void;
 }
 

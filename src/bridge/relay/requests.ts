@@ -8,6 +8,7 @@
 import { makeError, type RequestFrame } from '../../protocol/index.js';
 import { encodeResponse } from './clientFrames.js';
 import type { HandlerHooks, HandlerResult, RequestHandler } from './clientSessions.js';
+import { LazyAbort } from './lazyAbort.js';
 
 /** The socket a request arrived on, as the table sees it. */
 export interface RequestLink {
@@ -23,42 +24,15 @@ function isCount(value: number | undefined): value is number {
 
 /**
  * One request in flight and the hooks its handler gets. Its abort signal is
- * made only when a handler reads it: the host-call link registers with
- * {@link InFlight.onAbort} instead, so a call that is never cancelled makes no
- * AbortController and adds no listener (issue 15: ~17 µs of the worker's
- * ~0.4 ms per call).
+ * made only when a handler reads it: the host SDK and the host-call link
+ * register with `onAbort` instead ({@link LazyAbort}).
  */
-class InFlight implements HandlerHooks {
-  private controller: AbortController | null = null;
-  private listeners: (() => void)[] | null = null;
-  private reason: Error | null = null;
-
+class InFlight extends LazyAbort implements HandlerHooks {
   constructor(
     readonly link: RequestLink,
     readonly progress: HandlerHooks['progress'],
-  ) {}
-
-  get signal(): AbortSignal {
-    if (this.controller === null) {
-      this.controller = new AbortController();
-      if (this.reason !== null) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-
-  onAbort(listener: () => void): void {
-    if (this.reason !== null) return listener();
-    (this.listeners ??= []).push(listener);
-  }
-
-  /** Aborts once: the signal, if one was made, and every listener. */
-  abort(reason: Error): void {
-    if (this.reason !== null) return;
-    this.reason = reason;
-    this.controller?.abort(reason);
-    const listeners = this.listeners;
-    this.listeners = null;
-    for (const listener of listeners ?? []) listener();
+  ) {
+    super();
   }
 }
 

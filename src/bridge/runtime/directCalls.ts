@@ -7,28 +7,19 @@
  * response frame it goes into), so the host-call link's envelopes, scopes
  * and pending table would be per-call work for nothing.
  */
-import type { RequestHooks, TerminalHost } from '../../sdk/types.js';
-import type { CallHooks, HostCalls } from '../link/hostRouter.js';
+import type { TerminalHost } from '../../sdk/types.js';
+import type { HostCalls } from '../link/hostRouter.js';
 import { pageDefect } from '../page/pageError.js';
 
 const FAILED = 'The page failed while handling this request; this is a defect of the host SDK.';
-
-/** The SDK's hooks of one call; the caller's signal is made only if the SDK reads it. */
-function sdkHooks(hooks: CallHooks): RequestHooks {
-  return {
-    get signal() {
-      return hooks.signal;
-    },
-    progress: hooks.progress,
-  };
-}
 
 /** The router's host calls, answered by `host` on this thread. */
 export function directCalls(host: Pick<TerminalHost, 'handle'>): HostCalls {
   return {
     async handle(request, hooks = {}) {
       try {
-        return await host.handle(request, sdkHooks(hooks));
+        // As they are: the SDK listens with `onAbort`, so the caller's signal is never made.
+        return await host.handle(request, hooks);
       } catch {
         return { ok: false, error: pageDefect(FAILED) };
       }

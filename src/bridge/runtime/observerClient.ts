@@ -32,8 +32,7 @@ export class ObserverClient {
     return new Promise((resolve) => {
       this.pending.set(id, { resolve, hooks });
       const cancel = (): void => void this.post({ t: 'observeCancel', id });
-      if (hooks.onAbort) hooks.onAbort(cancel);
-      else hooks.signal.addEventListener('abort', cancel, { once: true });
+      hooks.onAbort(cancel);
       if (!this.post({ t: 'observe', id, request }))
         this.settle(id, { ok: false, error: makeError('internal_error', GONE) });
     });

@@ -23,8 +23,8 @@ import type { ImageEncoder } from '../observe/snapshotEncode.js';
 import type { SubscriptionJournal } from '../observe/subscriptionJournal.js';
 import { pageDefect } from '../page/pageError.js';
 import type { RelayOutcome } from '../relay/clientFrames.js';
-import type { HandlerHooks } from '../relay/clientSessions.js';
 import { systemClock, type Clock, type TimerHandle } from '../relay/clock.js';
+import { LazyAbort } from '../relay/lazyAbort.js';
 import { WorkerObserver } from './workerObserver.js';
 
 /** What the worker side runs on. */
@@ -46,7 +46,7 @@ const FAILED = 'The bridge worker failed while serving this request; this is a d
 class ObserverServer {
   private readonly link: BridgeHostLink<PageObserveMessage>;
   private readonly observer: WorkerObserver;
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, LazyAbort>();
   private readonly timers = new Map<number, TimerHandle>();
   private readonly timerClock: Clock;
   private sessionId: string | null = null;
@@ -101,12 +101,11 @@ class ObserverServer {
   }
 
   private async serve(id: string, request: Extract<PageToWorker, { t: 'observe' }>['request']): Promise<void> {
-    const controller = new AbortController();
-    this.running.set(id, controller);
-    const hooks: HandlerHooks = {
-      signal: controller.signal,
-      progress: (progress, total) => this.send({ t: 'observeProgress', id, progress, total }),
-    };
+    // Its signal is made only if the observer reads it.
+    const hooks = Object.assign(new LazyAbort(), {
+      progress: (progress: number, total?: number) => this.send({ t: 'observeProgress', id, progress, total }),
+    });
+    this.running.set(id, hooks);
     let outcome: RelayOutcome | null;
     try {
       outcome = await this.observer.handle(request, hooks);
@@ -150,7 +149,7 @@ class ObserverServer {
     this.closed = true;
     for (const handle of this.timers.values()) this.timerClock.clearTimeout(handle);
     this.timers.clear();
-    for (const controller of this.running.values()) controller.abort();
+    for (const call of this.running.values()) call.abort();
     this.observer.close();
     this.link.close();
     // On the worker's own scope this ends the worker, once the journal's last write is under way.

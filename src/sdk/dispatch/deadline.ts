@@ -1,16 +1,28 @@
 /**
  * Time and cancellation for one request: the call deadline (SPEC §6, 30 s by
- * default), the MCP client's cancel signal, and settling a control's promise
- * against them without ever throwing.
+ * default), the MCP client's cancel, and settling a control's promise against
+ * them without ever throwing. Each of them is a {@link Stop}: "has it fired?"
+ * is answered from a flag, a listener is a closure in a list, and an
+ * AbortSignal (or a timer) is made only when something waits on it — a call
+ * that is never cancelled and answers at once makes none (issue 15).
  */
 
-/** The end of one request's time. */
-export interface Deadline {
-  /** Aborted when the deadline passes. */
+/**
+ * When something stops waiting: `aborted` is answered without a signal,
+ * `onAbort` hears of it without one, and `signal` is made the first time a
+ * control reads it.
+ */
+export interface Stop {
+  readonly aborted: boolean;
   readonly signal: AbortSignal;
+  /** Calls `listener` once when this stops (at once if it has). */
+  onAbort(listener: () => void): void;
+}
+
+/** The end of one request's time: a stop that fires (`aborted`) when the deadline passes. */
+export interface Deadline extends Stop {
   /** Milliseconds left (0 when passed). */
   remaining(): number;
-  expired(): boolean;
   /** Stops the timer. */
   dispose(): void;
 }
@@ -20,84 +32,117 @@ function monotonic(): number {
 }
 
 /**
- * Starts a deadline `ms` from now. Its signal, and the timer behind it, are
- * made only when something waits on it: a call whose control answers at once
- * (most reads) never starts a timer (one per call cost the page's main thread
- * ~17 µs a call, issue 15).
+ * A stop that fires once: by {@link Trip.fire}, or when `due` says so.
+ * `arm` runs when the first listener waits (a deadline starts its timer
+ * there); the signal is made when first read.
  */
-export function startDeadline(ms: number): Deadline {
-  const end = monotonic() + ms;
-  let controller: AbortController | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let disposed = false;
-  return {
-    get signal() {
-      if (controller === null) {
-        const made = new AbortController();
-        controller = made;
-        const left = end - monotonic();
-        if (left <= 0) made.abort();
-        else if (!disposed) timer = setTimeout(() => made.abort(), left);
-      }
-      return controller.signal;
-    },
-    remaining: () => Math.max(0, end - monotonic()),
-    expired: () => controller?.signal.aborted === true || monotonic() >= end,
-    dispose: () => {
-      disposed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
+export class Trip implements Stop {
+  private listeners: (() => void)[] | null = null;
+  private made: AbortSignal | null = null;
+  private fired = false;
+
+  constructor(
+    private readonly due?: () => boolean,
+    private arm?: () => void,
+  ) {}
+
+  get aborted(): boolean {
+    return this.fired || this.due?.() === true;
+  }
+
+  get signal(): AbortSignal {
+    if (this.made === null) {
+      const controller = new AbortController();
+      this.made = controller.signal;
+      this.onAbort(() => controller.abort());
+    }
+    return this.made;
+  }
+
+  onAbort(listener: () => void): void {
+    if (this.aborted) {
+      this.fire();
+      return listener();
+    }
+    this.arm?.();
+    this.arm = undefined;
+    (this.listeners ??= []).push(listener);
+  }
+
+  /** Fires once: every listener, and the signal if one was made. */
+  readonly fire = (): void => {
+    if (this.fired) return;
+    this.fired = true;
+    const listeners = this.listeners;
+    this.listeners = null;
+    for (const listener of listeners ?? []) listener();
   };
 }
 
 /**
- * When a read stops waiting: the client's cancel or the deadline. `aborted`
- * is answered without a signal; `signal` (one AbortSignal for both) is made
- * the first time something waits on it.
+ * Starts a deadline `ms` from now. Its timer starts only when something
+ * waits on it (a listener or its signal): a call whose control answers at
+ * once (most reads) never starts a timer (one per call cost the page's main
+ * thread ~17 µs a call, issue 15).
  */
-export interface Stop {
-  readonly aborted: boolean;
-  readonly signal: AbortSignal;
-}
-
-/** The stop of one request: its cancel signal or its deadline, whichever comes first. */
-export function requestStop(cancel: AbortSignal | undefined, deadline: Deadline): Stop {
-  let signal: AbortSignal | null = null;
-  return {
-    get aborted() {
-      return signal?.aborted === true || cancel?.aborted === true || deadline.expired();
+export function startDeadline(ms: number): Deadline {
+  const end = monotonic() + ms;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+  const trip = new Trip(
+    () => monotonic() >= end,
+    () => {
+      if (!disposed) timer = setTimeout(trip.fire, end - monotonic());
     },
-    get signal() {
-      signal ??= anySignal([cancel, deadline.signal]);
-      return signal;
+  );
+  return Object.assign(trip, {
+    remaining: () => Math.max(0, end - monotonic()),
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
     },
-  };
+  });
 }
 
-/** A signal aborted as soon as any of the given ones is. */
-export function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {
-  const controller = new AbortController();
-  for (const signal of signals) {
-    if (!signal) continue;
-    if (signal.aborted) {
-      controller.abort();
-      break;
-    }
-    signal.addEventListener('abort', () => controller.abort(), { once: true });
-  }
-  return controller.signal;
+/** What a caller of the SDK offers to say it cancelled: `RequestHooks`' `signal` and `onAbort`. */
+export interface CancelHooks {
+  readonly signal?: AbortSignal;
+  onAbort?(listener: () => void): void;
 }
 
-/** A signal that never aborts (what a dispatched mutation sees: it runs to its outcome). */
-export function neverAborted(): AbortSignal {
-  return new AbortController().signal;
+/**
+ * The client's cancel of one request, from its hooks (none: a stop that never
+ * fires, as a dispatched mutation's control sees). With `onAbort` the SDK
+ * registers one listener and never reads `signal`, so a caller that makes its
+ * signal lazily makes none. With only `signal`, that signal's abort is the
+ * cancel, listened to only once something waits on it (a host may pass one
+ * long-lived signal to every call).
+ */
+export function cancelOf(hooks: CancelHooks = {}): Stop {
+  const signal = hooks.onAbort ? undefined : hooks.signal;
+  const cancel: Trip = new Trip(
+    () => signal?.aborted === true,
+    () => signal?.addEventListener('abort', cancel.fire, { once: true }),
+  );
+  hooks.onAbort?.(cancel.fire);
+  return cancel;
 }
 
-/** Resolves when the signal aborts. */
-export function whenAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+/** The stop of one request: its cancel or its deadline, whichever comes first. */
+export function requestStop(cancel: Stop, deadline: Deadline): Stop {
+  const either: Trip = new Trip(
+    () => cancel.aborted || deadline.aborted,
+    () => {
+      cancel.onAbort(either.fire);
+      deadline.onAbort(either.fire);
+    },
+  );
+  return either;
+}
+
+/** Resolves when the stop fires. */
+export function whenAborted(stop: Stop): Promise<void> {
+  return new Promise((resolve) => stop.onAbort(resolve));
 }
 
 /** How running something ended. */
@@ -108,7 +153,7 @@ export type Settled<T> = { kind: 'value'; value: T } | { kind: 'error'; error: u
  * comes first wins. The work itself is never cancelled by this; a late answer
  * is ignored.
  */
-export async function settle<T>(work: () => T | Promise<T>, stop: AbortSignal | Stop): Promise<Settled<T>> {
+export async function settle<T>(work: () => T | Promise<T>, stop: Stop): Promise<Settled<T>> {
   let result: T | Promise<T>;
   try {
     result = work();
@@ -122,8 +167,7 @@ export async function settle<T>(work: () => T | Promise<T>, stop: AbortSignal | 
     (error: unknown): Settled<T> => ({ kind: 'error', error }),
   );
   if (stop.aborted) return { kind: 'aborted' };
-  const signal = 'addEventListener' in stop ? stop : stop.signal;
-  const aborted = whenAborted(signal).then((): Settled<T> => ({ kind: 'aborted' }));
+  const aborted = whenAborted(stop).then((): Settled<T> => ({ kind: 'aborted' }));
   return Promise.race([running, aborted]);
 }
 

@@ -8,7 +8,7 @@
 import { makeError, type ErrorObject, type RelayCall } from '../../protocol/index.js';
 import { askConfirmation, executionDeclined } from '../policy/confirmation.js';
 import type { CallEnv, CallOutcome, HostCore } from '../core.js';
-import { anySignal } from './deadline.js';
+import { requestStop } from './deadline.js';
 import { currentRevisions } from './invocation.js';
 import { KeyedLock } from './keyedLock.js';
 import { fingerprintOf, type LedgerEntry } from '../ledger/operationLedger.js';
@@ -162,6 +162,6 @@ export class Dispatcher {
       clientName: env.attachment.clientName,
     };
     const window = Math.min(confirmationTimeoutMs, env.deadline.remaining());
-    return askConfirmation(confirm, request, window, anySignal([env.cancel, env.deadline.signal]));
+    return askConfirmation(confirm, request, window, requestStop(env.cancel, env.deadline));
   }
 }

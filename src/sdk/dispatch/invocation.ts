@@ -33,12 +33,7 @@ export function startFrame(core: HostCore, resolved: ResolvedCall): DispatchFram
 }
 
 /** Hands the call to the control: `impl(ctx, ...args)`, with the operation id merged into its options. */
-export function invoker(
-  resolved: ResolvedCall,
-  env: CallEnv,
-  stop: AbortSignal | Stop,
-  revisions: RevisionHandle,
-): () => unknown {
+export function invoker(resolved: ResolvedCall, env: CallEnv, stop: Stop, revisions: RevisionHandle): () => unknown {
   const impl = resolved.mount?.impl[resolved.method];
   if (typeof impl !== 'function') throw new Error('Policy admitted a control without an implementation.');
   const ctx: ControlContext = {
@@ -46,9 +41,9 @@ export function invoker(
     controlId: resolved.call.controlId,
     operationId: resolved.call.operationId,
     attachment: env.attachment,
-    // Made when the control first reads it (a read's stop builds its signal lazily).
+    // Made when the control first reads it (every stop builds its signal lazily).
     get signal() {
-      return 'addEventListener' in stop ? stop : stop.signal;
+      return stop.signal;
     },
     revisions,
   };

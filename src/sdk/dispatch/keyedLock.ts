@@ -3,7 +3,7 @@
  * hold its lock from the final revision check to the recorded outcome, so two
  * calls carrying the same expected revisions cannot both pass.
  */
-import { whenAborted } from './deadline.js';
+import { whenAborted, type Stop } from './deadline.js';
 
 /** Releases a held lock. */
 export type Release = () => void;
@@ -16,17 +16,19 @@ export class KeyedLock {
    * Waits for the key, or gives up when `stop` aborts first (then resolves
    * null, and the queue moves on without this caller).
    */
-  async acquire(key: string, stop: AbortSignal): Promise<Release | null> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
+  async acquire(key: string, stop: Stop): Promise<Release | null> {
+    const previous = this.tails.get(key);
     let release!: Release;
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const tail = previous.then(() => mine);
+    const tail = previous ? previous.then(() => mine) : mine;
     this.tails.set(key, tail);
     void tail.then(() => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     });
+    // Free: nothing to wait for, so nothing waits on the stop (no deadline timer for the call).
+    if (!previous) return release;
     const got = await Promise.race([previous.then(() => true), whenAborted(stop).then(() => false)]);
     if (!got) {
       release();

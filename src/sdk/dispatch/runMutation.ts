@@ -7,7 +7,7 @@
 import { compactReceipt, makeError, targetKey } from '../../protocol/index.js';
 import { mapFailure, mutationFailureState, uncertainExecution } from '../outcomes/brokerErrors.js';
 import type { CallEnv, CallOutcome, HostCore } from '../core.js';
-import { neverAborted, settle, type Settled } from './deadline.js';
+import { cancelOf, settle, type Settled } from './deadline.js';
 import { currentRevisions, domainsOf, invoker, notDispatched, startFrame } from './invocation.js';
 import type { KeyedLock } from './keyedLock.js';
 import type { LedgerEntry, LedgerState } from '../ledger/operationLedger.js';
@@ -95,7 +95,7 @@ async function dispatchOnce(core: HostCore, env: CallEnv, r: ResolvedCall, run: 
   const conflict = checkRevisions(r.spec, r.call.expectedRevisions, currentRevisions(core, r));
   if (conflict) return { ok: false, error: conflict };
   // A client that cancelled before dispatch no longer wants the call; after dispatch it runs on.
-  if (env.deadline.expired() || env.cancel?.aborted) return { ok: false, error: notDispatched() };
+  if (env.deadline.aborted || env.cancel.aborted) return { ok: false, error: notDispatched() };
   const mount = r.mount;
   if (!mount) throw new Error('Policy admitted a control that is not mounted.');
   const frame = startFrame(core, r);
@@ -109,7 +109,8 @@ async function dispatchOnce(core: HostCore, env: CallEnv, r: ResolvedCall, run: 
     };
   }
   const revisions = trackBumps(mount.revisions);
-  const settled = await settle(invoker(r, env, neverAborted(), revisions), env.deadline.signal);
+  // The control's signal never aborts (it runs to its outcome); the wait for it ends at the deadline.
+  const settled = await settle(invoker(r, env, cancelOf(), revisions), env.deadline);
   const { outcome, state } = settleOutcome(core, env, r, frame, settled, revisions);
   // The outcome stands even if it cannot be written: the next reuse then finds `attempted`, which is uncertain.
   await core.ledger.put({ ...entry, state, outcome, updatedAt: isoTime(core.now()) }).catch(() => undefined);
@@ -125,7 +126,7 @@ export async function runMutation(
 ): Promise<CallOutcome> {
   const needsLock = domainsOf(r).length > 0;
   const key = `${targetKey(r.entry.target)}\u0000${r.declaration.name}`;
-  const release = needsLock ? await run.locks.acquire(key, env.deadline.signal) : () => undefined;
+  const release = needsLock ? await run.locks.acquire(key, env.deadline) : () => undefined;
   if (!release) return { ok: false, error: notDispatched() };
   try {
     return await dispatchOnce(core, env, r, run);

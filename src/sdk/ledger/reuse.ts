@@ -61,7 +61,7 @@ async function askReconcile(r: ResolvedCall, env: CallEnv, dispatchedAt: string)
   const reconcile = r.mount?.options.reconcile;
   if (!reconcile) return { outcome: 'unknown' };
   const request = { controlId: r.call.controlId, args: dispatchArgs(r), operationId: r.call.operationId, dispatchedAt };
-  const settled = await settle(() => reconcile(request), env.deadline.signal);
+  const settled = await settle(() => reconcile(request), env.deadline);
   return settled.kind === 'value' && typeof settled.value === 'object' && settled.value !== null
     ? settled.value
     : { outcome: 'unknown' };

@@ -4,7 +4,7 @@
  * "not confirmed". A late answer is ignored.
  */
 import { makeError, type ErrorObject, type Target } from '../../protocol/index.js';
-import { anySignal, whenAborted } from '../dispatch/deadline.js';
+import { Trip, whenAborted, type Stop } from '../dispatch/deadline.js';
 import type { ConfirmHandler } from '../types.js';
 
 /** What the person is asked to confirm. */
@@ -24,14 +24,14 @@ export async function askConfirmation(
   confirm: ConfirmHandler,
   request: ConfirmationRequest,
   windowMs: number,
-  stop: AbortSignal,
+  stop: Stop,
 ): Promise<boolean> {
-  const window = new AbortController();
-  const timer = setTimeout(() => window.abort(), windowMs);
-  const moot = anySignal([window.signal, stop]);
+  const moot = new Trip();
+  const timer = setTimeout(moot.fire, windowMs);
+  stop.onAbort(moot.fire);
   try {
     const answer = Promise.resolve()
-      .then(() => confirm({ ...request, signal: moot }))
+      .then(() => confirm({ ...request, signal: moot.signal }))
       .then(
         (value) => value === true,
         () => false,
@@ -39,7 +39,7 @@ export async function askConfirmation(
     return await Promise.race([answer, whenAborted(moot).then(() => false)]);
   } finally {
     clearTimeout(timer);
-    window.abort();
+    moot.fire();
   }
 }
 

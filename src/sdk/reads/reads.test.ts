@@ -1,8 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION, call, chartController, chartImpl, order, owned, request, terminal } from '../testing/fixtures.js';
 import { errorOf, receiptOf } from '../testing/expect.js';
+import type { RequestHooks } from '../types.js';
 
 const list = () => call('orders.listOrders', SESSION, []);
+
+/** A caller's cancel, offered either way `RequestHooks` allows; `signalReads` counts reads of `signal`. */
+interface Canceller {
+  hooks: RequestHooks;
+  cancel(): void;
+  signalReads(): number;
+}
+
+const cancellers: Record<'signal' | 'onAbort', () => Canceller> = {
+  signal: () => {
+    const controller = new AbortController();
+    return { hooks: { signal: controller.signal }, cancel: () => controller.abort(), signalReads: () => 0 };
+  },
+  // The relay's and the host-call link's way: the SDK must hear the cancel without making a signal.
+  onAbort: () => {
+    const listeners: (() => void)[] = [];
+    let cancelled = false;
+    let reads = 0;
+    const hooks: RequestHooks = {
+      get signal() {
+        reads += 1;
+        return undefined;
+      },
+      onAbort(listener) {
+        if (cancelled) listener();
+        else listeners.push(listener);
+      },
+    };
+    const cancel = (): void => {
+      cancelled = true;
+      for (const listener of listeners.splice(0)) listener();
+    };
+    return { hooks, cancel, signalReads: () => reads };
+  },
+};
+const cancelWays = Object.keys(cancellers) as Array<keyof typeof cancellers>;
 
 describe('reads (SPEC §5 at most once, automatic read retry)', () => {
   it.each(['service-unavailable', 'rate-limited', 'transport-error', 'invalid-broker-response'] as const)(
@@ -51,7 +88,7 @@ describe('reads (SPEC §5 at most once, automatic read retry)', () => {
     expect(broker.listCalls).toBe(1);
   });
 
-  it('SPEC §5 a cancelled read not yet answered is abandoned', async () => {
+  it.each(cancelWays)('SPEC §5 a cancelled read not yet answered is abandoned (cancel by %s)', async (way) => {
     const { host } = terminal();
     const hanging = { scope: 'chart', chartId: 'slow' } as const;
     host.registerTarget(hanging, { label: 'slow' });
@@ -63,54 +100,64 @@ describe('reads (SPEC §5 at most once, automatic read retry)', () => {
         return new Promise(() => undefined);
       },
     });
-    const cancel = new AbortController();
-    const pending = host.handle(request(call('chart.getVisibleRange', hanging, [])), { signal: cancel.signal });
+    const { hooks, cancel, signalReads } = cancellers[way]();
+    const pending = host.handle(request(call('chart.getVisibleRange', hanging, [])), hooks);
     await Promise.resolve();
-    cancel.abort();
+    expect(seenSignal?.aborted).toBe(false);
+    cancel();
     const error = errorOf(await pending);
     expect(error.code).toBe('control_failed');
     expect(seenSignal?.aborted).toBe(true);
+    expect(signalReads()).toBe(0);
   });
 
-  it('SPEC §5 a cancel does not stop a dispatched mutation: it runs to its recorded outcome', async () => {
-    const { host } = terminal();
-    const c5 = { scope: 'chart', chartId: 'c5' } as const;
-    host.registerTarget(c5, { label: 'c5' });
-    let finish!: () => void;
-    let dispatched!: () => void;
-    const started = new Promise<void>((resolve) => (dispatched = resolve));
-    let dispatches = 0;
-    host.mount(c5, chartController, {
-      ...chartImpl(),
-      annotate: async (ctx) => {
-        dispatches += 1;
-        dispatched();
-        await new Promise<void>((resolve) => (finish = resolve));
-        expect(ctx.signal.aborted).toBe(false);
-        return [{ t: 1, note: 'done' }];
-      },
-    });
-    const cancel = new AbortController();
-    const op = call('chart.annotate', c5, [1], owned('op-c'));
-    const pending = host.handle(request(op), { signal: cancel.signal });
-    await started;
-    cancel.abort();
-    finish();
-    const receipt = receiptOf(await pending);
-    expect(receipt.result).toEqual([{ t: 1, note: 'done' }]);
-    expect(receiptOf(await host.handle(request(op)))).toEqual(receipt);
-    expect(dispatches).toBe(1);
-  });
+  it.each(cancelWays)(
+    'SPEC §5 a cancel does not stop a dispatched mutation: it runs to its recorded outcome (cancel by %s)',
+    async (way) => {
+      const { host } = terminal();
+      const c5 = { scope: 'chart', chartId: 'c5' } as const;
+      host.registerTarget(c5, { label: 'c5' });
+      let finish!: () => void;
+      let dispatched!: () => void;
+      const started = new Promise<void>((resolve) => (dispatched = resolve));
+      let dispatches = 0;
+      host.mount(c5, chartController, {
+        ...chartImpl(),
+        annotate: async (ctx) => {
+          dispatches += 1;
+          dispatched();
+          await new Promise<void>((resolve) => (finish = resolve));
+          expect(ctx.signal.aborted).toBe(false);
+          return [{ t: 1, note: 'done' }];
+        },
+      });
+      const { hooks, cancel, signalReads } = cancellers[way]();
+      const op = call('chart.annotate', c5, [1], owned(`op-c-${way}`));
+      const pending = host.handle(request(op), hooks);
+      await started;
+      cancel();
+      finish();
+      const receipt = receiptOf(await pending);
+      expect(receipt.result).toEqual([{ t: 1, note: 'done' }]);
+      expect(receiptOf(await host.handle(request(op)))).toEqual(receipt);
+      expect(dispatches).toBe(1);
+      expect(signalReads()).toBe(0);
+    },
+  );
 
-  it('SPEC §5 a mutation cancelled before dispatch is not dispatched and nothing is recorded', async () => {
-    const { host, broker } = terminal();
-    const cancel = new AbortController();
-    const op = call('orders.placeOrder', SESSION, [order()], owned('op-b'));
-    const pending = host.handle(request(op), { signal: cancel.signal });
-    cancel.abort();
-    expect(errorOf(await pending).code).toBe('control_failed');
-    expect(broker.placeCalls).toBe(0);
-    receiptOf(await host.handle(request(op)));
-    expect(broker.placeCalls).toBe(1);
-  });
+  it.each(cancelWays)(
+    'SPEC §5 a mutation cancelled before dispatch is not dispatched and nothing is recorded (cancel by %s)',
+    async (way) => {
+      const { host, broker } = terminal();
+      const { hooks, cancel, signalReads } = cancellers[way]();
+      const op = call('orders.placeOrder', SESSION, [order()], owned('op-b'));
+      const pending = host.handle(request(op), hooks);
+      cancel();
+      expect(errorOf(await pending).code).toBe('control_failed');
+      expect(broker.placeCalls).toBe(0);
+      receiptOf(await host.handle(request(op)));
+      expect(broker.placeCalls).toBe(1);
+      expect(signalReads()).toBe(0);
+    },
+  );
 });
