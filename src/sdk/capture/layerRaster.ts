@@ -126,6 +126,21 @@ function styleSurroundings(clone: Element, context: EngineContext) {
   };
 }
 
+/** Each layer element's last pruning: the same class rules in the same surroundings prune the same. */
+const prunings = new WeakMap<Element, { css: string; key: string; pruned: string }>();
+
+/** `css` without its dead declarations ({@link pruneDeadStyle}), reused while neither it nor its surroundings change. */
+function prunedClassCSS(element: Element, clone: Element, context: EngineContext, css: string): string {
+  const around = styleSurroundings(clone, context);
+  const styles = around.elements.map((each) => `${each.classes.join(' ')}\u0000${each.style}`);
+  const key = [around.base, around.elsewhere, ...styles].join('\u0001');
+  const last = prunings.get(element);
+  if (last?.css === css && last.key === key) return last.pruned;
+  const pruned = pruneDeadStyle(css, around);
+  prunings.set(element, { css, key, pruned });
+  return pruned;
+}
+
 /** One plugin object for every capture: snapdom's memo keys on its identity. */
 const shellPlugin: EnginePlugin = {
   name: 'tradescript-layer-shells',
@@ -149,9 +164,10 @@ const shellPlugin: EnginePlugin = {
     phaseMark('snapdom.cloned', () => ({ elements: clone ? 1 + clone.querySelectorAll('*').length : 0 }));
   },
   beforeRender(context) {
+    phaseMark('snapdom.prune');
     const { clone, classCSS } = context;
     if (clone && classCSS) {
-      context.classCSS = pruneDeadStyle(classCSS, styleSurroundings(clone, context));
+      context.classCSS = prunedClassCSS(context.element, clone, context, classCSS);
     }
     phaseMark('snapdom.render', () => ({ classCSS: classCSS?.length, kept: context.classCSS?.length }));
   },

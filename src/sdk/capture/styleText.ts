@@ -99,10 +99,22 @@ function readBlock(text: string, from: number): { declarations: Declaration[]; e
   }
 }
 
+/**
+ * Blocks read lately: a layer captured again brings mostly the same rule
+ * bodies and style attributes, and reading them is most of the pruning's time.
+ */
+const readBlocks = new Map<string, readonly Declaration[] | null>();
+const READ_BLOCKS_KEPT = 8192;
+
 /** The declarations of a rule body or style attribute, or null when one of them cannot be read. */
-export function parseDeclarations(block: string): Declaration[] | null {
+export function parseDeclarations(block: string): readonly Declaration[] | null {
+  const known = readBlocks.get(block);
+  if (known !== undefined) return known;
   const read = readBlock(block, 0);
-  return read && read.end === END ? read.declarations : null;
+  const declarations = read && read.end === END ? read.declarations : null;
+  if (readBlocks.size >= READ_BLOCKS_KEPT) readBlocks.clear();
+  readBlocks.set(block, declarations);
+  return declarations;
 }
 
 const NAME = /^-?-?[A-Za-z_][\w-]*$/;
@@ -127,10 +139,12 @@ export function parseRules(css: string): StyleRule[] | null {
     if (open < 0 || css.charCodeAt(open) !== 0x7b) return null;
     const selector = css.slice(at, open).trim();
     if (!selector || selector.startsWith('@')) return null;
-    const block = readBlock(css, open + 1);
-    if (!block || block.end === END) return null;
-    rules.push({ selector, text: css.slice(at, block.end + 1), declarations: block.declarations });
-    at = block.end + 1;
+    const close = walk(css, open + 1, BRACE_CLOSE | BRACE_OPEN);
+    if (close < 0 || css.charCodeAt(close) !== 0x7d) return null;
+    const declarations = parseDeclarations(css.slice(open + 1, close));
+    if (!declarations) return null;
+    rules.push({ selector, text: css.slice(at, close + 1), declarations });
+    at = close + 1;
   }
 }
 
