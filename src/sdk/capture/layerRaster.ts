@@ -7,12 +7,18 @@
  * the same result, and its raster is reused instead of drawn again.
  */
 import { yieldToMain } from './bitmap.js';
+import { pruneDeadStyle, type StyledElement } from './deadStyle.js';
 import { phaseMark } from '../phaseMark.js';
 
-/** What a layer plugin's hooks see of a capture. */
+/** What a layer plugin's hooks see of a capture (the style texts from `beforeRender` on). */
 interface EngineContext {
   element: Element;
   clone?: HTMLElement | SVGElement | null;
+  /** The class rules the SVG will embed; `beforeRender` may rewrite them. */
+  classCSS?: string;
+  baseCSS?: string;
+  fontsCSS?: string;
+  scrollbarCSS?: string;
 }
 
 /** A snapdom plugin, as far as layers use one. */
@@ -22,7 +28,7 @@ interface EnginePlugin {
   resolveNode(node: Element, context: EngineContext): Node | undefined;
   afterClone(context: EngineContext): void;
   beforeClone(): void;
-  beforeRender(): void;
+  beforeRender(context: EngineContext): void;
 }
 
 /** The capture options a layer passes; the hide key is ours, so the engine's memo changes with it. */
@@ -91,6 +97,50 @@ function pinBox(clone: HTMLElement | SVGElement, element: Element): void {
   for (const [name, value] of pins) clone.style.setProperty(name, value, 'important');
 }
 
+/** Presentation attributes that set a property the pruning asks about, as that property. */
+const PRESENTATION: Record<string, string> = {
+  transform: 'transform',
+  'transform-origin': 'transform-origin',
+  color: 'color',
+  text: 'color',
+  'text-decoration': 'text-decoration',
+  background: 'background-image',
+};
+
+/** What styles a clone besides snapdom's class rules, for {@link pruneDeadStyle}. */
+function styleSurroundings(clone: Element, context: EngineContext) {
+  const elements: StyledElement[] = [];
+  for (const element of [clone, ...clone.querySelectorAll('*')]) {
+    let style = element.getAttribute('style') ?? '';
+    for (const [attribute, property] of Object.entries(PRESENTATION)) {
+      const value = element.getAttribute(attribute);
+      if (value !== null) style += `;${property}:${value}`;
+    }
+    elements.push({ classes: (element.getAttribute('class') ?? '').split(/\s+/), style });
+  }
+  const styleElements = [...clone.querySelectorAll('style')].map((element) => element.textContent ?? '');
+  return {
+    elements,
+    elsewhere: [context.scrollbarCSS ?? '', context.fontsCSS ?? '', ...styleElements].join('\n'),
+    base: context.baseCSS ?? '',
+  };
+}
+
+/** Each layer element's last pruning: the same class rules in the same surroundings prune the same. */
+const prunings = new WeakMap<Element, { css: string; key: string; pruned: string }>();
+
+/** `css` without its dead declarations ({@link pruneDeadStyle}), reused while neither it nor its surroundings change. */
+function prunedClassCSS(element: Element, clone: Element, context: EngineContext, css: string): string {
+  const around = styleSurroundings(clone, context);
+  const styles = around.elements.map((each) => `${each.classes.join(' ')}\u0000${each.style}`);
+  const key = [around.base, around.elsewhere, ...styles].join('\u0001');
+  const last = prunings.get(element);
+  if (last?.css === css && last.key === key) return last.pruned;
+  const pruned = pruneDeadStyle(css, around);
+  prunings.set(element, { css, key, pruned });
+  return pruned;
+}
+
 /** One plugin object for every capture: snapdom's memo keys on its identity. */
 const shellPlugin: EnginePlugin = {
   name: 'tradescript-layer-shells',
@@ -113,8 +163,13 @@ const shellPlugin: EnginePlugin = {
     }
     phaseMark('snapdom.cloned', () => ({ elements: clone ? 1 + clone.querySelectorAll('*').length : 0 }));
   },
-  beforeRender() {
-    phaseMark('snapdom.render');
+  beforeRender(context) {
+    phaseMark('snapdom.prune');
+    const { clone, classCSS } = context;
+    if (clone && classCSS) {
+      context.classCSS = prunedClassCSS(context.element, clone, context, classCSS);
+    }
+    phaseMark('snapdom.render', () => ({ classCSS: classCSS?.length, kept: context.classCSS?.length }));
   },
 };
 
