@@ -8,7 +8,9 @@
  * other; on a shared machine that order can outweigh a small difference.
  *
  *   TRADESCRIPT_BENCH_BASELINE_BIN=/path/to/before/dist/node/server/bin.js \
- *     node --expose-gc bench/abCalls.mjs stdio|http [rounds=8] [--busy] [--callers=8]
+ *     node --expose-gc bench/abCalls.mjs stdio|http|http2026 [rounds=8] [--busy] [--callers=8]
+ *
+ * `http2026` speaks 2026-07-28 over stateless HTTP (each call passes back the attachment handle).
  *
  * `--busy` then traces Chromium for a further round of 1,000 calls per build
  * (taking turns the same way) and prints each thread's busy time per call,
@@ -23,7 +25,8 @@ import { importHarness } from './lib/typescript.mjs';
 
 const flags = process.argv.slice(2);
 const positional = flags.filter((a) => !a.startsWith('--'));
-const transport = positional[0] === 'http' ? 'http' : 'stdio';
+const modern = positional[0] === 'http2026';
+const transport = modern || positional[0] === 'http' ? 'http' : 'stdio';
 const rounds = Number(positional[1] ?? 8);
 const busyRounds = flags.includes('--busy') ? 4 : 0;
 const callers = Number(flags.find((a) => a.startsWith('--callers='))?.slice('--callers='.length) ?? 8);
@@ -32,7 +35,8 @@ if (!baseline) {
   console.error('bench/abCalls.mjs: set TRADESCRIPT_BENCH_BASELINE_BIN to the other build’s dist/node/server/bin.js');
   process.exit(2);
 }
-const builds = { before: { bin: baseline }, after: {} };
+const era = modern ? { era: 'modern' } : {};
+const builds = { before: { bin: baseline, ...era }, after: { ...era } };
 const h = await importHarness();
 const browser = await h.launchBrowser();
 /** @type {Record<string, number[]>} */

@@ -13,7 +13,7 @@
  * tool's outputSchema as real clients do); its CPU per call is shown too,
  * since on two cores it competes with the server and Chromium.
  *
- *   npm run build && node bench/cpuPerCall.mjs [calls=3000] [--http]
+ *   npm run build && node bench/cpuPerCall.mjs [calls=3000] [--http | --http2026]
  *   TRADESCRIPT_BENCH_BASELINE_BIN=<other build's bin.js> …   # that build too, taking turns
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,9 @@ import { importHarness } from './lib/typescript.mjs';
 
 const flags = process.argv.slice(2);
 const calls = Number(flags.find((a) => !a.startsWith('--')) ?? 3000);
-const transport = flags.includes('--http') ? 'http' : 'stdio';
+const modern = flags.includes('--http2026');
+const transport = modern || flags.includes('--http') ? 'http' : 'stdio';
+const era = modern ? 'modern' : undefined;
 const MARK = `--tradescript-cpu-per-call=${process.pid}`;
 
 /** The live processes of this script's browser (found by its own argument) and their descendants. */
@@ -80,7 +82,7 @@ const h = await importHarness();
 const browser = await h.launchBrowser({ args: [MARK] });
 const rows = [];
 try {
-  const sdk = transport === 'http' ? await openSdkHttp(h) : await openSdkStdio();
+  const sdk = transport === 'http' ? await openSdkHttp(h, modern) : await openSdkStdio();
   rows.push(['MCP SDK alone', await measure(h, sdk.call, pidsMatching('sdkServer.mjs'))]);
   await sdk.close();
   const floor = await openWsFloor(h, browser);
@@ -95,7 +97,7 @@ try {
   if (baselineBin()) builds.unshift(['before', baselineBin()]);
   for (const round of [1, 2]) {
     for (const [label, bin] of builds) {
-      const terminal = await openTerminal(h, browser, transport, bin ? { bin } : {});
+      const terminal = await openTerminal(h, browser, transport, bin ? { bin, era } : { era });
       try {
         rows.push([
           `${label} (round ${round})`,
@@ -109,7 +111,9 @@ try {
 } finally {
   await h.closeAll();
 }
-console.log(`${transport}, ${calls} calls each after 2,000 warm-up, CPU from /proc (10 ms ticks)`);
+console.log(
+  `${modern ? 'http 2026-07-28 (stateless)' : transport}, ${calls} calls each after 2,000 warm-up, CPU from /proc (10 ms ticks)`,
+);
 console.log(
   '                          p50 ms   wall/call   server CPU/call   Chromium CPU/call   client CPU/call   Chromium idle ms/s',
 );

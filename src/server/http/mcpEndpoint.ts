@@ -25,7 +25,7 @@ import type { HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
-import { sendWebResponse, toWebRequest } from './webBridge.js';
+import { HELD_HEADERS_MS, sendWebResponse, toWebRequest } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
 export type McpServerFactory = () => Promise<HttpFront>;
@@ -45,6 +45,12 @@ interface Loaded {
   front: HttpFront;
   modern: McpHttpHandler;
   listen: PrincipalListenBus;
+}
+
+/** A `tools/call` request's event stream holds its headers for its first event (`webBridge.ts`); others send them at once. */
+function heldHeadersMs(body: unknown): number {
+  const toolCall = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+  return toolCall ? HELD_HEADERS_MS : 0;
 }
 
 const SYSTEM_CLOCK: IdleClock = {
@@ -119,7 +125,7 @@ export class McpHttpEndpoint {
     }
     const request = toWebRequest(req, res);
     if (!(await sdk.isLegacyRequest(request, body))) {
-      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
+      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }), heldHeadersMs(body));
     }
     return this.legacy(req, res, request, body, sessionId, sdk, front);
   }
@@ -205,7 +211,7 @@ export class McpHttpEndpoint {
       session.lastActive = this.clock.now();
     });
     const response = await session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
-    await sendWebResponse(res, response);
+    await sendWebResponse(res, response, heldHeadersMs(body));
   }
 
   private async open(sdk: Sdk, front: HttpFront): Promise<McpSession> {

@@ -3,8 +3,9 @@
  * `Response` the MCP SDK v2 serves (SPEC §11). The body is read and parsed once
  * by us (bounded, see `body.ts`) and handed to the SDK as its `parsedBody`, so
  * the web request carries none (a body there cost a stream per request that
- * nothing read); the response streams back
- * chunk by chunk (SSE for progress and `subscriptions/listen`), and the
+ * nothing read). A JSON answer leaves in one write, headers and body
+ * together; an event stream (SSE for progress and `subscriptions/listen`)
+ * streams back chunk by chunk. The
  * request's signal aborts when the client goes away, which is how a
  * 2026-07-28 client cancels a call over HTTP.
  */
@@ -29,16 +30,52 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
   return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
 }
 
-/** Writes `response` to `res`, streaming its body; resolves when it ended or the client left. */
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * How long a `tools/call` event stream keeps its headers back when no event
+ * comes (see {@link sendWebResponse}); then they go alone, as for any stream.
+ */
+export const HELD_HEADERS_MS = 1_000;
+
+/**
+ * Writes `response` to `res`; resolves when it ended or the client left.
+ *
+ * - A body that is not an event stream (a JSON answer, an error) is whole
+ *   when the SDK hands it over: it is read at once and written with its
+ *   headers and `Content-Length` in one write, one packet for the client.
+ * - An event stream streams. Its headers go at once, so the client knows the
+ *   stream is open, unless `holdHeadersMs` (a `tools/call` stream, whose
+ *   client waits for the answer anyway: {@link HELD_HEADERS_MS}); then they
+ *   go with the first event, or alone once that time passed with none.
+ *   (Node's `http` holds each write until the end of the turn, so an event
+ *   and the stream's end that follow each other share one write.)
+ */
+export async function sendWebResponse(res: ServerResponse, response: Response, holdHeadersMs = 0): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
   if (!response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
-  res.flushHeaders();
+  if (!isEventStream(headers['content-type'])) {
+    const body = Buffer.from(await response.arrayBuffer());
+    if (res.destroyed) return;
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  let held: NodeJS.Timeout | undefined;
+  if (holdHeadersMs > 0) {
+    held = setTimeout(() => {
+      held = undefined;
+      if (!res.destroyed) res.flushHeaders();
+    }, holdHeadersMs);
+    held.unref();
+  } else {
+    res.flushHeaders();
+  }
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);
@@ -47,12 +84,21 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) break;
+      if (held !== undefined) {
+        clearTimeout(held);
+        held = undefined;
+      }
       res.write(value);
     }
   } catch {
     // The stream was cancelled because the client left; nothing more to write.
   } finally {
+    if (held !== undefined) clearTimeout(held);
     res.off('close', cancel);
     if (!res.destroyed) res.end();
   }
+}
+
+function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.toLowerCase().startsWith('text/event-stream');
 }

@@ -1,0 +1,115 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sendWebResponse } from './webBridge.js';
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+interface Served {
+  url: string;
+  /** Socket writes the server made for the last response (write and writev calls, headers included). */
+  writes: () => number;
+}
+
+/** A server answering every request with `respond()` through {@link sendWebResponse}, counting its socket writes. */
+async function serve(respond: () => Response, holdHeadersMs = 0): Promise<Served> {
+  let writes = 0;
+  const server = createServer((req, res) => {
+    writes = 0;
+    const socket = res.socket as Socket & { _write: Socket['_write']; _writev?: Socket['_writev'] };
+    const write = socket._write.bind(socket);
+    const writev = socket._writev?.bind(socket);
+    socket._write = (...args) => (writes++, write(...args));
+    if (writev) socket._writev = (...args) => (writes++, writev(...args));
+    void sendWebResponse(res, respond(), holdHeadersMs);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, writes: () => writes };
+}
+
+/** The response and its whole body, with when the headers arrived (ms since `start`). */
+function get(url: string): Promise<{ res: IncomingMessage; body: string; headersAt: number }> {
+  const start = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', agent: false }, (res) => {
+      const headersAt = Date.now() - start;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ res, body, headersAt }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const EVENT = 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n';
+
+/** An event stream that sends `events` after `delayMs`, then ends in the same turn. */
+function eventStream(events: string[], delayMs: number): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      setTimeout(() => {
+        for (const event of events) controller.enqueue(encoder.encode(event));
+        controller.close();
+      }, delayMs);
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+describe('sendWebResponse', () => {
+  it('writes a JSON answer whole: headers, Content-Length and body in one write', async () => {
+    const answer = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'é'.repeat(3000) }] } };
+    const served = await serve(() => Response.json(answer, { status: 200, headers: { 'X-Extra': 'kept' } }));
+    const { res, body } = await get(served.url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['x-extra']).toBe('kept');
+    expect(JSON.parse(body)).toEqual(answer);
+    expect(served.writes()).toBe(1);
+  });
+
+  it('answers a response without a body with its status alone', async () => {
+    const served = await serve(() => new Response(null, { status: 202 }));
+    const { res, body } = await get(served.url);
+    expect(res.statusCode).toBe(202);
+    expect(body).toBe('');
+  });
+
+  it('sends an event stream’s headers at once, and an event with the stream’s end in one write', async () => {
+    const served = await serve(() => eventStream([EVENT], 300));
+    const { res, body, headersAt } = await get(served.url);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(headersAt).toBeLessThan(300);
+    expect(body).toBe(EVENT);
+    // The headers, then the event with the chunked terminator.
+    expect(served.writes()).toBe(2);
+  });
+
+  it('a held stream sends its headers with its first event: one write for the whole answer', async () => {
+    const served = await serve(() => eventStream([EVENT, EVENT], 60), 5_000);
+    const { body, headersAt } = await get(served.url);
+    expect(headersAt).toBeGreaterThanOrEqual(55);
+    expect(body).toBe(EVENT + EVENT);
+    expect(served.writes()).toBe(1);
+  });
+
+  it('a held stream with no event sends its headers alone when the hold ends', async () => {
+    const served = await serve(() => eventStream([EVENT], 400), 40);
+    const { body, headersAt } = await get(served.url);
+    expect(headersAt).toBeLessThan(400);
+    expect(body).toBe(EVENT);
+    expect(served.writes()).toBe(2);
+  });
+});
