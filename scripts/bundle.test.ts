@@ -35,8 +35,16 @@ const BUDGET_BYTES = 60 * 1024;
  * link's batches cost 0.4 KB (56.9 → 57.3 KB) for 8 concurrent callers' rate.
  * Lowered 57.5 → 57 KB by issue 15 item 1 (the relay socket on the page, the
  * worker keeping the observer): comlink went, 57.3 → 56.9 KB.
+ * Raised 57 → 58 KB by issue 15 item 1 (the page's own per-call CPU): the page
+ * reads relay frames, and checks its response frames, with the eval-free fast
+ * parser built from the zod schemas (src/protocol/fastParse.ts) instead of
+ * zod's generic walk, which was the largest block of the page's own per-call
+ * work (Chromium page path −8 µs/call, about −22 %); it costs 1,560 B. Room
+ * made first: the host-call link's request half, which only the extension
+ * uses, left the page's and the worker's bundle (−969 B, 58,361 → 57,392 B);
+ * with the fast path 58,952 B (57.6 KB).
  */
-const CEILING_BYTES = 57 * 1024;
+const CEILING_BYTES = 58 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
@@ -195,7 +203,7 @@ describe('built browser code', () => {
   });
 
   it.skipIf(!browserBuilt)(
-    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 57 KB ceiling (60 KB target)',
+    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 58 KB ceiling (60 KB target)',
     () => {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
       const entries = Object.keys(manifest).filter((key) => {

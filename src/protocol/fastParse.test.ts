@@ -5,28 +5,37 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { mutate, mutationArbitrary, setOwn, type Mutation } from '../testing/mutations.js';
 import { arbitraryFor, type JsonSchema } from '../testing/schemaArbitrary.js';
-import { DECLINE, fastParser, withFastPath, type FastParser } from './fastParse.js';
+import { DECLINE, fastParser, fastSafeParse, withFastPath, type FastParser } from './fastParse.js';
 import {
   BatchDataSchema,
   BrowserFrameSchema,
   CallReceiptSchema,
+  DEFAULT_LIMITS,
   ErrorObjectSchema,
+  ResponseFrameSchema,
   ServerFrameSchema,
   TOOLS,
   makeError,
+  relayLimitsOf,
 } from './index.js';
 
 type Schema = zm.ZodMiniType;
 
-/** The schemas read on every call (issue 15 item 1), then every other tool input and answer. */
+/**
+ * The schemas read on every call (issue 15 item 1): the server reads browser
+ * frames, the page reads server frames and checks its response frames; then
+ * every other tool input and answer.
+ */
 const HOT: Array<[string, Schema]> = [
   ['BrowserFrame', BrowserFrameSchema],
+  ['ServerFrame', ServerFrameSchema],
   ['CallReceipt', CallReceiptSchema],
   ['BatchData', BatchDataSchema],
   ...TOOLS.map((tool): [string, Schema] => [`${tool.name} input`, tool.input]),
 ];
 const OTHERS: Array<[string, Schema]> = [
-  ['ServerFrame', ServerFrameSchema],
+  // Checked by the page before it sends; generated ones often lack `data` (zod's `unknown`), which zod decides.
+  ['ResponseFrame', ResponseFrameSchema],
   ['ErrorObject', ErrorObjectSchema],
   ...TOOLS.map((tool): [string, Schema] => [`${tool.name} data`, tool.data]),
 ];
@@ -157,6 +166,29 @@ describe('fast paths (issue 15 item 1) never accept what zod rejects, and answer
     };
     expect(agree(BrowserFrameSchema, fastParser(BrowserFrameSchema), frame)).toBe(true);
     expect(agree(BrowserFrameSchema, fastParser(BrowserFrameSchema), failed)).toBe(true);
+    expect(agree(ResponseFrameSchema, fastParser(ResponseFrameSchema), frame)).toBe(true);
+    expect(agree(ResponseFrameSchema, fastParser(ResponseFrameSchema), failed)).toBe(true);
+    const request = {
+      t: 'request',
+      id: 'r_1',
+      sessionId: 's_1',
+      attachment: { attachmentId: 'att_1', namespace: 'ns_1', clientName: 'client' },
+      adapter: { maxAccess: 'trade', allowControls: null },
+      limits: relayLimitsOf(DEFAULT_LIMITS),
+      deadlineMs: 30_000,
+      op: {
+        kind: 'call',
+        call: {
+          target: call.target,
+          controlId: call.controlId,
+          args: [],
+          operationId: 'gen-1',
+          callerOperationId: false,
+        },
+      },
+    };
+    expect(agree(ServerFrameSchema, fastParser(ServerFrameSchema), request)).toBe(true);
+    expect(agree(ServerFrameSchema, fastParser(ServerFrameSchema), { t: 'ping', n: 1 })).toBe(true);
     expect(agree(CallReceiptSchema, fastParser(CallReceiptSchema), RECEIPT)).toBe(true);
     const input = TOOLS.find((tool) => tool.name === 'tradescript_call')!.input;
     expect(agree(input, fastParser(input), call)).toBe(true);
@@ -220,6 +252,28 @@ describe('withFastPath: what callers see is what the schema alone returns', () =
             if (expected.success) expect(got.data).toStrictEqual(expected.data);
             else expect(got.error?.issues).toStrictEqual(expected.error.issues);
           }
+        }
+      }),
+      { numRuns: 300, endOnFailure: true },
+    );
+  });
+});
+
+describe('fastSafeParse: the page calls it as it would call zod, and sees what zod alone returns', () => {
+  const PAGE: Array<[string, Schema]> = [
+    ['ServerFrame', ServerFrameSchema],
+    ['ResponseFrame', ResponseFrameSchema],
+  ];
+  it.each(PAGE)('SPEC §4 §9 %s: the same success, data and issues on valid and mutated inputs', (_name, schema) => {
+    const parse = fastSafeParse(schema);
+    fc.assert(
+      fc.property(validValues(schema), plans, (value, plan) => {
+        for (const input of [value, mutate(value, plan)]) {
+          const expected = zm.safeParse(schema, input);
+          const got = parse(input);
+          expect(got.success).toBe(expected.success);
+          if (expected.success && got.success) expect(got.data).toStrictEqual(expected.data);
+          else expect((got as typeof expected).error?.issues).toStrictEqual(expected.error?.issues);
         }
       }),
       { numRuns: 300, endOnFailure: true },

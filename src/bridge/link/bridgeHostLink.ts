@@ -1,39 +1,31 @@
 /**
  * The bridge's end of the host-call link (`hostLink.ts` in src/protocol): in
  * the page's worker and in the extension's service worker alike, what the
- * bridge asks of the page's host SDK — requests with their cancellation and
- * progress, binding starts and stops, captures, locations — as messages with
- * ids, and the page's answers matched back to them. It is the `HostCalls` of
- * the host router and the `ObservePort` of the worker observer. A call's
- * hooks (its abort signal and progress sink) live in its entry of the pending
- * table, the only per-call state; when the link closes every pending call
- * settles.
+ * bridge asks of the page's host SDK — binding starts and stops, captures,
+ * locations — as messages with ids, and the page's answers matched back to
+ * them: the `ObservePort` of the worker observer. Requests with their
+ * cancellation and progress are `BridgeCallLink`'s (`bridgeCallLink.ts`),
+ * which only the extension's service worker needs: a page's requests run on
+ * its main thread (issue 15 item 1), so its worker's bundle leaves them out.
+ * When the link closes every pending ask settles.
  */
 import * as z from 'zod/mini';
 import {
   HostLinkAnswerSchema,
   type HostLinkAnswer,
   type HostLinkCall,
-  type HostLinkScope,
   type LinkView,
 } from '../../protocol/wire/hostLink.js';
 import type { ErrorObject, Target } from '../../protocol/index.js';
-import type {
-  BindingRequest,
-  BindingStart,
-  CaptureOptions,
-  CaptureOutcome,
-  SessionOutcome,
-  SessionRequest,
-} from '../../sdk/types.js';
-import { CallScopes } from './callScopes.js';
-import type { CallHooks, HostCalls } from './hostRouter.js';
+import type { BindingRequest, BindingStart, CaptureOptions, CaptureOutcome } from '../../sdk/types.js';
 import type { LinkCodec } from './linkCodecs.js';
 import type { LinkEndpoint } from './linkEndpoint.js';
 import type { ObservePort } from '../observe/observeTypes.js';
 
 type Answer = Extract<HostLinkAnswer, { t: 'bindingStarted' | 'captured' | 'located' }>;
-type Reply = Extract<HostLinkAnswer, { t: 'result' | 'progress' }> | Answer;
+/** A call's answer or progress (`BridgeCallLink`). */
+export type CallReply = Extract<HostLinkAnswer, { t: 'result' | 'progress' }>;
+type Reply = CallReply | Answer;
 /** What the page sends besides answers: binding events (and, in the extension, its session). */
 export type PageNotice = Exclude<HostLinkAnswer, Reply>;
 
@@ -68,71 +60,24 @@ export interface BridgeHostLinkOptions<Other extends { t: string }> {
 /** How often unanswered entries are looked at, when answers time out. */
 const SWEEP_MS = 1_000;
 
-/** A call in flight: its resolver, its hooks, and (as an abort listener) its cancellation. */
-class PendingCall {
-  /** True while it listens on `hooks.signal` (a caller without `onAbort`). */
-  listening = false;
-
-  constructor(
-    readonly link: { cancel(id: string): void },
-    readonly id: string,
-    readonly resolve: (outcome: SessionOutcome) => void,
-    readonly hooks: CallHooks,
-    readonly expiresAt: number,
-  ) {}
-
-  /** The caller's signal aborted: the page's signal aborts too (a dispatched mutation still runs on). */
-  handleEvent(): void {
-    this.link.cancel(this.id);
-  }
-}
-
 interface PendingAsk {
   resolve(answer: Answer | null): void;
   expiresAt: number;
 }
 
-/** The bridge's calls into one page. */
-export class BridgeHostLink<Other extends { t: string } = never> implements HostCalls, ObservePort {
-  private readonly calls = new Map<string, PendingCall>();
+/** The bridge's asks of one page (bindings, captures, locations). */
+export class BridgeHostLink<Other extends { t: string } = never> implements ObservePort {
   private readonly asks = new Map<string, PendingAsk>();
-  private readonly scopes: CallScopes;
   private readonly inbound: z.ZodMiniType<HostLinkAnswer | Other>;
-  private readonly now: () => number;
+  protected readonly now: () => number;
   private sweeper: ReturnType<typeof setInterval> | null = null;
   private nextAsk = 0;
-  private closed = false;
+  protected closed = false;
 
-  constructor(private readonly options: BridgeHostLinkOptions<Other>) {
+  constructor(protected readonly options: BridgeHostLinkOptions<Other>) {
     this.inbound = options.inbound ?? HostLinkAnswerSchema;
     this.now = options.now ?? Date.now;
-    this.scopes = new CallScopes({
-      define: (key, scope: HostLinkScope) => this.post({ t: 'scope', key, scope }),
-      drop: (key) => this.post({ t: 'drop', key }),
-    });
     options.endpoint.onmessage = (data) => this.receive(data);
-  }
-
-  handle(request: SessionRequest, hooks: CallHooks = {}): Promise<SessionOutcome> {
-    if (this.closed || this.calls.has(request.id)) return Promise.resolve(this.unanswered());
-    const { id, sessionId, attachment, adapter, limits, deadlineMs, op } = request;
-    const key = this.scopes.keyOf({ sessionId, attachment, adapter, limits });
-    const expiresAt = this.options.timeouts ? this.now() + deadlineMs + this.options.timeouts.graceMs : Infinity;
-    return new Promise((resolve) => {
-      const entry = new PendingCall(this, id, resolve, hooks, expiresAt);
-      this.calls.set(id, entry);
-      if (hooks.onAbort) hooks.onAbort(() => entry.handleEvent());
-      else if (hooks.signal) {
-        hooks.signal.addEventListener('abort', entry, { once: true });
-        entry.listening = true;
-      }
-      this.watch(expiresAt);
-      if (!this.post({ t: 'call', id, key, deadlineMs, op })) this.settle(id, this.unanswered());
-    });
-  }
-
-  cancel(requestId: string): void {
-    if (this.calls.has(requestId)) this.post({ t: 'cancel', id: requestId });
   }
 
   async startBinding(request: BindingRequest, handle: number): Promise<BindingStart> {
@@ -158,20 +103,27 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     return answer?.t === 'located' ? answer.view : null;
   }
 
-  /** The attachment ended: the page forgets its scope. */
-  attachmentEnded(attachmentId: string): void {
-    this.scopes.forget(attachmentId);
-  }
-
-  /** How many calls wait for the page. */
+  /** How many calls and asks wait for the page. */
   get waiting(): number {
-    return this.calls.size + this.asks.size;
+    return this.asks.size;
   }
 
-  /** Settles every pending call as unanswered; the link stays open (a page that attached again). */
+  /** Settles every pending ask (and call) as unanswered; the link stays open (a page that attached again). */
   abandon(): void {
-    for (const id of [...this.calls.keys()]) this.settle(id, this.unanswered());
     for (const id of [...this.asks.keys()]) this.answer(id, null);
+  }
+
+  /** A call's answer or progress: this end makes no calls, so there is none to match. */
+  protected reply(_message: CallReply): void {}
+
+  /** Settles what expired by `now`; true when something left can still expire. */
+  protected expire(now: number): boolean {
+    let left = false;
+    for (const [id, entry] of this.asks) {
+      if (entry.expiresAt <= now) this.answer(id, null);
+      else left ||= entry.expiresAt !== Infinity;
+    }
+    return left;
   }
 
   /** Stops listening and settles every pending call as unanswered. */
@@ -191,9 +143,8 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     if (!isReply(message)) return this.options.onNotice(message as PageNotice | Other);
     switch (message.t) {
       case 'result':
-        return this.settle(message.id, message.outcome);
       case 'progress':
-        return this.calls.get(message.id)?.hooks.progress?.(message.progress, message.total);
+        return this.reply(message);
       default:
         return this.answer(message.id, message);
     }
@@ -216,38 +167,21 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     entry?.resolve(answer);
   }
 
-  private settle(id: string, outcome: SessionOutcome): void {
-    const entry = this.calls.get(id);
-    if (!entry) return;
-    this.calls.delete(id);
-    if (entry.listening) entry.hooks.signal?.removeEventListener('abort', entry);
-    entry.resolve(outcome);
-  }
-
   /** One timer for the whole table, running only while an entry can expire. */
-  private watch(expiresAt: number): void {
+  protected watch(expiresAt: number): void {
     if (expiresAt === Infinity || this.sweeper !== null) return;
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
   }
 
   private sweep(): void {
-    const now = this.now();
-    let left = false;
-    for (const [id, entry] of this.calls) {
-      if (entry.expiresAt <= now) this.settle(id, this.unanswered());
-      else left ||= entry.expiresAt !== Infinity;
-    }
-    for (const [id, entry] of this.asks) {
-      if (entry.expiresAt <= now) this.answer(id, null);
-      else left ||= entry.expiresAt !== Infinity;
-    }
+    const left = this.expire(this.now());
     if (!left && this.sweeper !== null) {
       clearInterval(this.sweeper);
       this.sweeper = null;
     }
   }
 
-  private post(message: HostLinkCall): boolean {
+  protected post(message: HostLinkCall): boolean {
     if (this.closed) return false;
     try {
       this.options.endpoint.post(message);
@@ -258,7 +192,7 @@ export class BridgeHostLink<Other extends { t: string } = never> implements Host
     }
   }
 
-  private unanswered(): SessionOutcome {
+  protected unanswered(): { ok: false; error: ErrorObject } {
     return { ok: false, error: this.options.unanswered };
   }
 }

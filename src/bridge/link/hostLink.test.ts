@@ -3,8 +3,9 @@ import type { HostLinkCall } from '../../protocol/wire/hostLink.js';
 import type { Operation } from '../../protocol/index.js';
 import type { BindingStart, CaptureOutcome, RequestHooks, SessionOutcome, SessionRequest } from '../../sdk/types.js';
 import { MAX_CALL_SCOPES, sameJson } from './callScopes.js';
-import { BridgeHostLink } from './bridgeHostLink.js';
-import { PageHostLink, type LinkHost } from './pageHostLink.js';
+import { BridgeCallLink } from './bridgeCallLink.js';
+import { PageCallLink } from './pageCallLink.js';
+import type { LinkHost } from './pageHostLink.js';
 import { cloneCodec } from './linkCodecs.js';
 import { portEndpoint, type LinkEndpoint } from './linkEndpoint.js';
 import { pageDefect } from '../page/pageError.js';
@@ -61,8 +62,8 @@ function linked(host = new ScriptedHost()) {
     close: () => port.close(),
   };
   const unanswered = pageDefect('The page did not answer this request; reload the terminal tab.');
-  const client = new BridgeHostLink({ endpoint: workerEnd, codec: cloneCodec, onNotice: () => undefined, unanswered });
-  const server = new PageHostLink(host, { endpoint: portEndpoint(channel.port1), codec: cloneCodec });
+  const client = new BridgeCallLink({ endpoint: workerEnd, codec: cloneCodec, onNotice: () => undefined, unanswered });
+  const server = new PageCallLink(host, { endpoint: portEndpoint(channel.port1), codec: cloneCodec });
   return { host, client, sent, server, pagePort: channel.port2 };
 }
 

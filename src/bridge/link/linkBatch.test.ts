@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LINK_BATCHES_HELLO, MAX_LINK_BATCH } from '../../protocol/wire/hostLink.js';
 import type { Operation } from '../../protocol/index.js';
 import type { SessionOutcome, SessionRequest } from '../../sdk/types.js';
-import { BridgeHostLink } from './bridgeHostLink.js';
+import { BridgeCallLink } from './bridgeCallLink.js';
 import { batchingEndpoint } from './linkBatch.js';
 import { cloneCodec } from './linkCodecs.js';
 import { portEndpoint, type LinkEndpoint } from './linkEndpoint.js';
-import { PageHostLink, type LinkHost } from './pageHostLink.js';
+import { PageCallLink } from './pageCallLink.js';
+import type { LinkHost } from './pageHostLink.js';
 import { pageDefect } from '../page/pageError.js';
 import { requestFrame } from '../testing/scriptedRelay.js';
 
@@ -99,8 +100,8 @@ describe('issue 15 the page↔worker link batches what one turn posts, once both
       capture: () => Promise.resolve({ ok: false, error: pageDefect('not in Node') }),
       onTargetUnregistered: () => () => undefined,
     };
-    const page = new PageHostLink(host, { endpoint: batchingEndpoint(portEndpoint(port1)), codec: cloneCodec });
-    const bridge = new BridgeHostLink({
+    const page = new PageCallLink(host, { endpoint: batchingEndpoint(portEndpoint(port1)), codec: cloneCodec });
+    const bridge = new BridgeCallLink({
       endpoint: batchingEndpoint(portEndpoint(port2)),
       codec: cloneCodec,
       onNotice: () => undefined,

@@ -1,26 +1,20 @@
 /**
  * The page's end of the host-call link (`hostLink.ts` in src/protocol): serves
- * what the bridge asks (requests, bindings, captures, locations) against the
- * terminal's host SDK on the main thread, for the page's worker and for the
- * extension alike. Each running call has one entry (its abort, so a `cancel`
- * reaches the SDK, and its progress sink); binding sources post their events
- * in batches on the same link (`eventBatch.ts`), and a target's
- * unregistration after them. Everything that arrives is parsed first.
+ * what the bridge asks (bindings, captures, locations) against the terminal's
+ * host SDK on the main thread, for the page's worker and for the extension
+ * alike; binding sources post their events in batches on the same link
+ * (`eventBatch.ts`), and a target's unregistration after them. Requests are
+ * `PageCallLink`'s (`pageCallLink.ts`), the extension's page end: a page's own
+ * requests reach its SDK straight from its socket (issue 15 item 1), so its
+ * bundle leaves them out. Everything that arrives is parsed first.
  */
 import * as z from 'zod/mini';
-import {
-  HostLinkCallSchema,
-  type HostLinkCall,
-  type HostLinkScope,
-  type LinkView,
-} from '../../protocol/wire/hostLink.js';
+import { HostLinkCallSchema, type HostLinkCall, type LinkView } from '../../protocol/wire/hostLink.js';
 import type { Target } from '../../protocol/index.js';
-import type { BindingRequest, SessionOutcome, TerminalHost } from '../../sdk/types.js';
+import type { BindingRequest, TerminalHost } from '../../sdk/types.js';
 import { EventBatcher, type EventPortMessage } from './eventBatch.js';
 import type { LinkCodec } from './linkCodecs.js';
 import type { LinkEndpoint } from './linkEndpoint.js';
-import { pageDefect } from '../page/pageError.js';
-import { LazyAbort } from '../relay/lazyAbort.js';
 
 /** The host calls the link serves. */
 export type LinkHost = Pick<
@@ -40,33 +34,11 @@ export interface PageHostLinkOptions<Other extends { t: string }> {
   locate?(target: Target): LinkView | null;
 }
 
-const UNKNOWN_SCOPE = 'The bridge sent a call without its scope; this is a defect of the bridge.';
-const NOT_CLONEABLE = 'The page answered with a value that cannot be sent to the bridge; this is a defect of the host.';
-const FAILED = 'The page failed while handling this request; this is a defect of the host SDK.';
-
-const failure = (message: string): SessionOutcome => ({ ok: false, error: pageDefect(message) });
-
-/**
- * One call running on the page, and its hooks into the host SDK: its abort
- * (the SDK listens with `onAbort`; a signal is made only if a control reads
- * one) and its progress sink.
- */
-class RunningCall extends LazyAbort {
-  constructor(
-    private readonly link: { post(message: unknown): boolean },
-    readonly id: string,
-  ) {
-    super();
-  }
-  readonly progress = (progress: number, total?: number): void => {
-    this.link.post({ t: 'progress', id: this.id, progress, total });
-  };
-}
+/** A request's part of the link: what `PageCallLink` serves. */
+export type LinkCallMessage = Extract<HostLinkCall, { t: 'scope' | 'drop' | 'call' | 'cancel' }>;
 
 /** Serves one link for one host until it is closed. */
 export class PageHostLink<Other extends { t: string } = never> {
-  private readonly scopes = new Map<number, HostLinkScope>();
-  private readonly running = new Map<string, RunningCall>();
   private readonly bindings = new Map<string, BindingRequest>();
   private readonly inbound: z.ZodMiniType<HostLinkCall | Other>;
   private readonly batcher: EventBatcher;
@@ -74,7 +46,7 @@ export class PageHostLink<Other extends { t: string } = never> {
   private closed = false;
 
   constructor(
-    private readonly host: LinkHost,
+    protected readonly host: LinkHost,
     private readonly options: PageHostLinkOptions<Other>,
   ) {
     this.inbound = options.inbound ?? HostLinkCallSchema;
@@ -104,12 +76,9 @@ export class PageHostLink<Other extends { t: string } = never> {
 
   /** Aborts every running call, stops every binding and flushes the events queued so far. */
   reset(): void {
-    for (const call of this.running.values()) call.abort(new Error('The host-call link restarted.'));
-    this.running.clear();
     for (const { subscriptionId, bindingId } of this.bindings.values())
       this.host.stopBinding(subscriptionId, bindingId);
     this.bindings.clear();
-    this.scopes.clear();
     this.batcher.flush();
   }
 
@@ -145,13 +114,10 @@ export class PageHostLink<Other extends { t: string } = never> {
   private serve(message: HostLinkCall): void {
     switch (message.t) {
       case 'scope':
-        return void this.scopes.set(message.key, message.scope);
       case 'drop':
-        return void this.scopes.delete(message.key);
       case 'call':
-        return void this.call(message);
       case 'cancel':
-        return this.running.get(message.id)?.abort(new Error('The MCP client cancelled this request.'));
+        return this.serveCall(message);
       case 'startBinding':
         return void this.startBinding(message);
       case 'stopBinding':
@@ -164,32 +130,11 @@ export class PageHostLink<Other extends { t: string } = never> {
     }
   }
 
-  private async call({ id, key, deadlineMs, op }: Extract<HostLinkCall, { t: 'call' }>): Promise<void> {
-    const scope = this.scopes.get(key);
-    if (!scope) return this.answer(id, failure(UNKNOWN_SCOPE));
-    const call = new RunningCall(this, id);
-    this.running.set(id, call);
-    let outcome: SessionOutcome;
-    try {
-      outcome = await this.host.handle({ id, ...scope, deadlineMs, op }, call);
-    } catch {
-      outcome = failure(FAILED);
-    }
-    // A reset in between: the bridge that asked is gone.
-    if (this.running.get(id) !== call) return;
-    this.running.delete(id);
-    this.answer(id, outcome);
-  }
+  /** A request's message: this end serves none (its bridge sends none), so nothing happens. */
+  protected serveCall(_message: LinkCallMessage): void {}
 
-  private answer(id: string, outcome: SessionOutcome): void {
-    if (!this.post({ t: 'result', id, outcome })) this.post({ t: 'result', id, outcome: failure(NOT_CLONEABLE) });
-  }
-
-  /** A batched answer that could not be sent: as when posting it failed at once. */
-  private unsent(message: unknown): void {
-    const { t, id } = message as { t?: unknown; id?: unknown };
-    if (t === 'result' && typeof id === 'string') this.post({ t: 'result', id, outcome: failure(NOT_CLONEABLE) });
-  }
+  /** A batched message that could not be sent: this end sends no answers of its own that need one. */
+  protected unsent(_message: unknown): void {}
 
   private async startBinding({ id, handle, request }: Extract<HostLinkCall, { t: 'startBinding' }>): Promise<void> {
     const outcome = await this.host.startBinding(request, this.batcher.sink(handle));

@@ -1,5 +1,15 @@
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES, DEFAULT_LIMITS, ResponseFrameSchema, makeError } from '../../protocol/index.js';
+import * as z from 'zod/mini';
+import {
+  CLOSE_CODES,
+  DEFAULT_LIMITS,
+  ResponseFrameSchema,
+  ServerFrameSchema,
+  makeError,
+} from '../../protocol/index.js';
+import { mutate, mutationArbitrary } from '../../testing/mutations.js';
 import { MAX_INBOUND_FRAME_BYTES, encodeResponse, parseServerFrames, responseByteLimit } from './clientFrames.js';
 import { requestFrame } from '../testing/scriptedRelay.js';
 
@@ -28,6 +38,52 @@ describe('SPEC §9 inbound frames are checked before anything acts on them', () 
     const euros = `"${'€'.repeat(Math.ceil(MAX_INBOUND_FRAME_BYTES / 3) + 1)}"`;
     expect(euros.length).toBeLessThan(MAX_INBOUND_FRAME_BYTES);
     expect(parseServerFrames(euros, false)).toEqual({ ok: false, closeCode: CLOSE_CODES.tooLarge });
+  });
+});
+
+describe('SPEC §9 the page reads frames with a fast path (issue 15 item 1): it answers what zod alone answers', () => {
+  const call = requestFrame('r2', 's1', {
+    kind: 'call',
+    call: {
+      target: { scope: 'chart', chartId: 'c1' },
+      controlId: 'chart.getVisibleRange',
+      args: [{ from: 1, to: 2 }],
+      expectedRevisions: { viewport: 3 },
+      operationId: 'gen-1',
+      callerOperationId: false,
+    },
+  });
+  const frames: unknown[] = [call, request, { t: 'ping', n: 1 }, { t: 'cancel', id: 'r2' }, [call, request]];
+
+  it('valid, mutated and hostile frames (and batches of them): accepted exactly when zod accepts, as zod parses them', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...frames), fc.array(mutationArbitrary, { maxLength: 3 }), (frame, plan) => {
+        let text: string | undefined;
+        try {
+          text = JSON.stringify(mutate(frame, plan));
+        } catch {
+          return; // nesting no JSON text of ours can be written: 50,000 levels
+        }
+        if (text === undefined) return;
+        const read = parseServerFrames(text, true);
+        const value = JSON.parse(text) as unknown;
+        const items = Array.isArray(value) ? value : [value];
+        const parsed = items.map((item) => z.safeParse(ServerFrameSchema, item));
+        const batchOk = !Array.isArray(value) || (value.length >= 2 && text.length <= 32 * 1024);
+        const fits = Buffer.byteLength(text) <= MAX_INBOUND_FRAME_BYTES;
+        const zodOk = fits && batchOk && parsed.every((p) => p.success);
+        expect(read.ok).toBe(zodOk);
+        // node's comparison: vitest's compares `constructor`, which a hostile frame may carry as its own key.
+        if (read.ok)
+          expect(
+            isDeepStrictEqual(
+              read.frames,
+              parsed.map((p) => p.data),
+            ),
+          ).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
   });
 });
 

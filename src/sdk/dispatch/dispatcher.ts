@@ -144,7 +144,7 @@ export class Dispatcher {
       grant: this.core.grant(),
     });
     if (!verdict.allowed) return fail(policyError(verdict, r.spec));
-    const stale = checkRevisions(r.spec, r.call.expectedRevisions, currentRevisions(this.core, r));
+    const stale = checkRevisions(r.spec, r.call.expectedRevisions, () => currentRevisions(this.core, r));
     if (stale) return fail(stale);
     if (!(await this.confirmed(r, env))) return fail(executionDeclined());
     if (!r.spec.mutation) return runRead(this.core, env, r);

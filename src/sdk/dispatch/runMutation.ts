@@ -92,7 +92,7 @@ function attemptEntry(env: CallEnv, r: ResolvedCall, run: MutationRun, frame: Di
 }
 
 async function dispatchOnce(core: HostCore, env: CallEnv, r: ResolvedCall, run: MutationRun): Promise<CallOutcome> {
-  const conflict = checkRevisions(r.spec, r.call.expectedRevisions, currentRevisions(core, r));
+  const conflict = checkRevisions(r.spec, r.call.expectedRevisions, () => currentRevisions(core, r));
   if (conflict) return { ok: false, error: conflict };
   // A client that cancelled before dispatch no longer wants the call; after dispatch it runs on.
   if (env.deadline.aborted || env.cancel.aborted) return { ok: false, error: notDispatched() };

@@ -35,6 +35,7 @@ function shapeError(spec: ControlSpec, expected: Revisions | undefined): ErrorOb
 }
 
 /**
+ * `currentOf` gives the current values (read only when `expected` names some).
  * Null when the call may run; otherwise `invalid_input` (missing or undeclared
  * domain) or `revision_conflict` with `details.current`. A read may carry
  * declared domains too, and is then held to them.
@@ -42,11 +43,14 @@ function shapeError(spec: ControlSpec, expected: Revisions | undefined): ErrorOb
 export function checkRevisions(
   spec: ControlSpec,
   expected: Revisions | undefined,
-  current: Revisions,
+  currentOf: () => Revisions,
 ): ErrorObject | null {
   const shape = shapeError(spec, expected);
   if (shape) return shape;
-  const stale = Object.entries(expected ?? {}).some(([domain, value]) => current[domain] !== value);
+  // Read only when there is something to compare: most calls (reads) carry no expectedRevisions.
+  if (expected === undefined) return null;
+  const current = currentOf();
+  const stale = Object.entries(expected).some(([domain, value]) => current[domain] !== value);
   if (!stale) return null;
   return makeError(
     'revision_conflict',

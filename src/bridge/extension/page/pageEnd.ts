@@ -15,7 +15,7 @@ import {
 import type { LinkView } from '../../../protocol/wire/hostLink.js';
 import type { Grant, SessionInfo, Target } from '../../../protocol/index.js';
 import type { TerminalHost } from '../../../sdk/types.js';
-import { PageHostLink } from '../../link/pageHostLink.js';
+import { PageCallLink } from '../../link/pageCallLink.js';
 import { jsonCodec } from '../../link/linkCodecs.js';
 import { portEndpoint, type PortLike } from '../../link/linkEndpoint.js';
 import { bitmapToPngBase64, pngBase64ToBitmap } from '../pngEncode.js';
@@ -49,14 +49,14 @@ function viewOf(element: Element | null): LinkView | null {
 
 /** Serves one extension link for one host until the page closes it. */
 export class ExtensionPageEnd {
-  private readonly server: PageHostLink<Notice>;
+  private readonly server: PageCallLink<Notice>;
 
   constructor(
     private readonly host: TerminalHost,
     port: PortLike,
     private readonly options: PageEndOptions,
   ) {
-    this.server = new PageHostLink<Notice>(host, {
+    this.server = new PageCallLink<Notice>(host, {
       endpoint: portEndpoint(port),
       codec: jsonCodec(PAGE_PNG),
       inbound: ExtensionMessageSchema,

@@ -24,7 +24,8 @@ import {
 import type { CaptureOptions, CaptureOutcome } from '../../../sdk/types.js';
 import { systemClock } from '../../relay/clock.js';
 import type { RelayClientStatus, RelayClient } from '../../relay/relayClient.js';
-import { BridgeHostLink, type PageNotice } from '../../link/bridgeHostLink.js';
+import { BridgeCallLink } from '../../link/bridgeCallLink.js';
+import type { PageNotice } from '../../link/bridgeHostLink.js';
 import { createHostRouter } from '../../link/hostRouter.js';
 import { jsonCodec, type PngCodec } from '../../link/linkCodecs.js';
 import type { LinkEndpoint } from '../../link/linkEndpoint.js';
@@ -41,7 +42,7 @@ export type PageSessionMessage = Extract<PageMessage, { t: 'attach' | 'update' }
 /** What a tab's page says besides replies: its session and binding events. */
 export type TabNotice = PageNotice | PageSessionMessage;
 /** The service worker's end of one tab's host-call link. */
-export type TabLinkClient = BridgeHostLink<PageSessionMessage>;
+export type TabLinkClient = BridgeCallLink<PageSessionMessage>;
 
 /** How long past its deadline a request waits for the page (the server has answered it by then). */
 const DEADLINE_GRACE_MS = 5_000;
@@ -62,7 +63,7 @@ export function tabLinkClient(
   onNotice: (message: TabNotice) => void,
 ): TabLinkClient {
   const encode = (): Promise<string> => Promise.reject(new Error('the service worker never encodes a capture'));
-  return new BridgeHostLink<PageSessionMessage>({
+  return new BridgeCallLink<PageSessionMessage>({
     endpoint,
     codec: jsonCodec({ encode, decode: png.decode }),
     inbound: PageMessageSchema,
