@@ -79,6 +79,7 @@ export class ChartPane implements ChartModel {
   /** False while the chart shows older history (fetched for a range before its bars): live bars wait. */
   private live = true;
   private hovering = false;
+  private disposed = false;
 
   constructor(options: ChartPaneOptions) {
     this.chartId = options.chartId;
@@ -192,6 +193,7 @@ export class ChartPane implements ChartModel {
 
   /** Stops updates and frees the chart. */
   dispose(): void {
+    this.disposed = true;
     this.unsubscribe();
     this.gestures.dispose();
     this.chart.remove();
@@ -239,7 +241,8 @@ export class ChartPane implements ChartModel {
     this.showLatest(bars[bars.length - 1]);
     // Scheduled while the frame batcher runs this frame's tasks, so it runs on the next frame.
     this.frames.schedule(`chart-series:${this.chartId}`, () => {
-      if (this.live) this.applyBars();
+      // The chart may have been closed, or gone back in history, since the tick.
+      if (this.live && !this.disposed) this.applyBars();
     });
   }
 
