@@ -80,7 +80,14 @@ const { host, charts } = mountTerminal({
   panel: (testId) => byTestId(testId),
   charts: [
     { chartId: CHART_IDS.main, label: 'Main chart', symbol: 'BTCUSDT', interval: '1m', closable: false },
-    { chartId: CHART_IDS.alt, label: 'Second chart', symbol: 'ETHUSDT', interval: '5m', closable: true },
+    {
+      chartId: CHART_IDS.alt,
+      label: 'Second chart',
+      symbol: 'ETHUSDT',
+      interval: '5m',
+      closable: true,
+      seriesLag: true,
+    },
   ],
   terminalState: () => ({
     account: 'PAPER-001',

@@ -38,6 +38,16 @@ export interface ChartPaneOptions {
   frames: FrameBatcher;
   symbol: string;
   interval: Interval;
+  /**
+   * When true, a tick's bars reach the series one animation frame after the
+   * toolbar and legend show them. lightweight-charts repaints on the frame
+   * after an `update()`, rebuilding its drawing data for every loaded bar:
+   * two charts updated in one frame repaint in one long task, which a call
+   * arriving then waits behind. Lagging one chart's series splits that task
+   * in two without adding a frame of DOM work (its text still changes with
+   * the rest of the views).
+   */
+  seriesLag?: boolean;
   /** The person scrolled or zoomed (`range`) or picked another symbol or interval. */
   onUserViewportChange: (change: ViewportChange) => void;
   /** When given, the toolbar offers to close the chart. */
@@ -60,6 +70,7 @@ export class ChartPane implements ChartModel {
   private readonly gestures: GestureTracker;
   private readonly priceLines = new Map<string, IPriceLine>();
   private readonly unsubscribe: () => void;
+  private readonly seriesLag: boolean;
   private currentSymbol: string;
   private currentInterval: Interval;
   private loaded: TimeRange = { from: 0, to: 0 };
@@ -68,11 +79,13 @@ export class ChartPane implements ChartModel {
   /** False while the chart shows older history (fetched for a range before its bars): live bars wait. */
   private live = true;
   private hovering = false;
+  private disposed = false;
 
   constructor(options: ChartPaneOptions) {
     this.chartId = options.chartId;
     this.market = options.market;
     this.frames = options.frames;
+    this.seriesLag = options.seriesLag === true;
     this.currentSymbol = options.symbol;
     this.currentInterval = options.interval;
     this.toolbar = new ChartToolbar({
@@ -180,6 +193,7 @@ export class ChartPane implements ChartModel {
 
   /** Stops updates and frees the chart. */
   dispose(): void {
+    this.disposed = true;
     this.unsubscribe();
     this.gestures.dispose();
     this.chart.remove();
@@ -216,9 +230,24 @@ export class ChartPane implements ChartModel {
     );
   }
 
-  /** Applies every bar that formed or changed since the last frame. */
+  /** Shows the latest bar's figures and applies every bar that formed or changed since the last frame. */
   private flush(): void {
     if (!this.live) return;
+    if (!this.seriesLag) {
+      this.showLatest(this.applyBars());
+      return;
+    }
+    const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
+    this.showLatest(bars[bars.length - 1]);
+    // Scheduled while the frame batcher runs this frame's tasks, so it runs on the next frame.
+    this.frames.schedule(`chart-series:${this.chartId}`, () => {
+      // The chart may have been closed, or gone back in history, since the tick.
+      if (this.live && !this.disposed) this.applyBars();
+    });
+  }
+
+  /** Hands the series the bars since the newest it has (read from the market now); returns the newest. */
+  private applyBars(): Candle | undefined {
     const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
     for (const bar of bars) {
       this.candles.update(toCandleData(bar));
@@ -226,7 +255,7 @@ export class ChartPane implements ChartModel {
     }
     const last = bars[bars.length - 1];
     if (last) this.loaded.to = last.time;
-    this.showLatest(last);
+    return last;
   }
 
   private showLatest(bar: Candle | undefined): void {

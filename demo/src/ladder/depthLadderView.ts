@@ -143,9 +143,11 @@ export class DepthLadderView {
     setText(row.price, showDecimal(level.price, decimals));
     const own = parseDecimal(level.ownQuantity);
     setText(row.own, own > 0n ? showDecimal(level.ownQuantity, 4).replace(/\.?0+$/, '') : '');
-    row.element.dataset['side'] = level.side;
+    // Attributes only when they change: a write of the same value still invalidates the row's style.
+    if (row.element.dataset['side'] !== level.side) row.element.dataset['side'] = level.side;
     row.element.classList.toggle('has-own', own > 0n);
-    row.element.title = `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`;
+    const title = `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`;
+    if (row.element.title !== title) row.element.title = title;
     row.bar.style.width = `${Number((parseDecimal(level.size) * 100n) / max)}%`;
   }
 }
