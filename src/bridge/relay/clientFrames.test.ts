@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import {
   CLOSE_CODES,
   DEFAULT_LIMITS,
+  MAX_BATCH_CHARS,
   ResponseFrameSchema,
   ServerFrameSchema,
   makeError,
@@ -69,7 +70,7 @@ describe('SPEC §9 the page reads frames with a fast path (issue 15 item 1): it 
         const value = JSON.parse(text) as unknown;
         const items = Array.isArray(value) ? value : [value];
         const parsed = items.map((item) => z.safeParse(ServerFrameSchema, item));
-        const batchOk = !Array.isArray(value) || (value.length >= 2 && text.length <= 32 * 1024);
+        const batchOk = !Array.isArray(value) || (value.length >= 2 && text.length <= MAX_BATCH_CHARS);
         const fits = Buffer.byteLength(text) <= MAX_INBOUND_FRAME_BYTES;
         const zodOk = fits && batchOk && parsed.every((p) => p.success);
         expect(read.ok).toBe(zodOk);

@@ -3,6 +3,7 @@
  * and string lengths first (when the wire bounds them), then its schema.
  */
 import * as z from 'zod/mini';
+import type { SafeParse } from '../fastParse.js';
 import { checkJsonShape, type JsonShape } from '../jsonLimits.js';
 
 /** A frame read and validated, or why it was refused. */
@@ -29,7 +30,7 @@ export interface FrameValueBounds {
    * The schema's safe parse with a fast path in front (`fastSafeParse` of the
    * same schema: the same answers), used instead of zod's own.
    */
-  readonly parse?: (value: unknown) => { success: true; data: unknown } | { success: false };
+  readonly parse?: SafeParse<unknown>;
 }
 
 /** Checks one frame's JSON value against its bounds, then against `schema`. */
