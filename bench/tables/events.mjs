@@ -18,11 +18,15 @@
  * the time from `start`'s answer until the last sequence was assigned. Then a
  * soak at the highest rate that kept up (achieved ≥ 95 % of asked) and was
  * exact; the target counts the soak's rate when it kept up, stayed exact and
- * kept the heap within ±1 MB (else what it achieved). The page's heap
- * after a forced GC 2 s in and 1 s before the end (CDP), main-thread busy share
- * in between (CDP TaskDuration), and the server's RSS.
+ * kept the heap within ±1 MB (else what it achieved). The page's retained
+ * heap 2 s in and 1 s before the end (the least of five readings after a
+ * forced GC, `retainedHeap`: one reading carries what a busy page had in
+ * flight, up to 0.5 MB on the idle demo), main-thread busy share in between
+ * (CDP TaskDuration), and the server's RSS. As a control, the same retained
+ * heap just before the soak and once it has stopped: what the page holds
+ * before and after the flood, with no events in flight.
  */
-import { heapAfterGc, mainThreadBusySeconds } from '../lib/mainThread.mjs';
+import { mainThreadBusySeconds, retainedHeap } from '../lib/mainThread.mjs';
 import { roundAll } from '../lib/stats.mjs';
 import { openTerminal } from '../lib/tradescript.mjs';
 import { rssOf } from './footprint.mjs';
@@ -54,7 +58,11 @@ export async function runEvents(ctx) {
     const sustained = steps.filter((s) => s.keptUp && s.exact).at(-1);
     const soakRate = sustained?.rate ?? RATES[0];
     ctx.progress(`events: soak at ${soakRate.toLocaleString('en-US')}/s for ${soakMs / 1000} s`);
+    const idleBefore = await retainedHeap(cdp);
     const soak = await emitAndPoll(terminal, soakRate, soakMs, { cdp, serverPid: terminal.serverPid });
+    const idleAfter = await retainedHeap(cdp);
+    soak.idleHeapBeforeMB = idleBefore / MB;
+    soak.idleHeapAfterMB = idleAfter / MB;
 
     const row = (label, s) => [
       label,
@@ -108,8 +116,11 @@ export async function runEvents(ctx) {
       ],
       notes: [
         `source: the demo's ${SYNTHETIC_CHANNEL} (ratePerSecond, maxEvents); one poller (afterSequence = last seen, ` +
-          `limit 100); exact: page count = lastSequence = received + Σ droppedCount; heap: page main thread after a ` +
-          `forced GC; main thread: CDP TaskDuration ÷ wall; server RSS ${fmtMB(soak.serverRssStartMB)} → ` +
+          `limit 100); exact: page count = lastSequence = received + Σ droppedCount; heap: the page main thread's ` +
+          `retained heap (least of 5 readings after a forced GC) 2 s in and 1 s before the end: ` +
+          `${fmtMB(soak.heapStartMB, 2)} → ${fmtMB(soak.heapEndMB, 2)} MB; with no events in flight, just before the ` +
+          `soak and after it stopped: ${fmtMB(soak.idleHeapBeforeMB, 2)} → ${fmtMB(soak.idleHeapAfterMB, 2)} MB; ` +
+          `main thread: CDP TaskDuration ÷ wall; server RSS ${fmtMB(soak.serverRssStartMB)} → ` +
           `${fmtMB(soak.serverRssEndMB)} MB over the soak.`,
       ],
       data: roundAll({ steps, soak }),
@@ -119,8 +130,8 @@ export async function runEvents(ctx) {
   }
 }
 
-function fmtMB(v) {
-  return Number.isFinite(v) ? v.toFixed(1) : '?';
+function fmtMB(v, digits = 1) {
+  return Number.isFinite(v) ? v.toFixed(digits) : '?';
 }
 
 /** Why the table cannot be measured yet, or null. */
@@ -183,7 +194,7 @@ async function emitAndPoll(terminal, rate, ms, soak) {
         {
           at: 2_000,
           run: async () => (
-            (measure.heapStart = await heapAfterGc(soak.cdp)),
+            (measure.heapStart = await retainedHeap(soak.cdp)),
             (measure.busyStart = await mainThreadBusySeconds(soak.cdp)),
             (measure.busyStartAt = performance.now()),
             (measure.rssStart = rssOf(soak.serverPid))
@@ -194,7 +205,7 @@ async function emitAndPoll(terminal, rate, ms, soak) {
           run: async () => (
             (measure.busyEnd = await mainThreadBusySeconds(soak.cdp)),
             (measure.busyEndAt = performance.now()),
-            (measure.heapEnd = await heapAfterGc(soak.cdp)),
+            (measure.heapEnd = await retainedHeap(soak.cdp)),
             (measure.rssEnd = rssOf(soak.serverPid))
           ),
         },
