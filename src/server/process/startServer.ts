@@ -336,8 +336,11 @@ async function openStdio(createMcp: McpServerMaker, options: StartOptions, logge
   let serving: Promise<{ close(): Promise<void> }> | null = null;
   const serve = () =>
     (serving ??= (async () => {
-      const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-      const transport = new StdioServerTransport(watch.stream, batchWritesPerTick(options.stdout ?? process.stdout));
+      const [{ serveStdio }, { StdioWire }] = await Promise.all([
+        import('@modelcontextprotocol/server/stdio'),
+        import('../mcp/stdioTransport.js'),
+      ]);
+      const transport = new StdioWire(watch.stream, batchWritesPerTick(options.stdout ?? process.stdout));
       const handle = serveStdio(({ era }) => createMcp(era), { transport });
       // serveStdio owns the transport's onclose; ours runs after it.
       const theirs = transport.onclose;
