@@ -347,6 +347,20 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
     expect(seen.running).toBe(0);
   });
 
+  it('SPEC §12 a person zooming the main chart out past the bars its series holds sees the older live bars', async () => {
+    // The series holds the newest 150 one-minute bars until a scroll or zoom nears the first of them.
+    const box = (await t.page.getByTestId('panel-chart-btc-main').locator('canvas').first().boundingBox())!;
+    await t.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    let span = 0;
+    for (let i = 0; i < 40 && span <= 200 * 60; i += 1) {
+      await t.page.mouse.wheel(0, 400);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const shown = await shownRange(t.page);
+      span = shown.endTime - shown.startTime;
+    }
+    expect(span).toBeGreaterThan(200 * 60);
+  });
+
   it('the page stays free of errors', () => {
     expect(t.pageErrors).toEqual([]);
   });

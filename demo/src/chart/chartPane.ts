@@ -28,6 +28,17 @@ import { TradingLineStore, type TradingLine } from './tradingLines.js';
 
 /** Bars shown after loading a symbol or interval. */
 const INITIAL_BARS = 120;
+/**
+ * Live bars the series holds after loading: those shown and a margin to
+ * scroll. lightweight-charts rebuilds its drawing data for every bar the
+ * series holds on each update and repaint, so holding all of the market's
+ * bars (500) made every tick's chart work about half as long again. The
+ * older live bars load when the person scrolls near the first one held
+ * ({@link LOAD_OLDER_WITHIN}) or a range reaches before it.
+ */
+const LOADED_BARS = 150;
+/** How near (in bars) to the first bar held a scroll back loads the older live bars. */
+const LOAD_OLDER_WITHIN = 10;
 
 /** How a chart panel is built. */
 export interface ChartPaneOptions {
@@ -78,6 +89,8 @@ export class ChartPane implements ChartModel {
   private pending: TimeRange | null = null;
   /** False while the chart shows older history (fetched for a range before its bars): live bars wait. */
   private live = true;
+  /** True while the series holds only the newest {@link LOADED_BARS} of the live bars. */
+  private partial = false;
   private hovering = false;
   private disposed = false;
 
@@ -116,7 +129,10 @@ export class ChartPane implements ChartModel {
     });
     this.lines.onChange(() => this.toolbar.showLineCount(this.lines.size));
     this.gestures = new GestureTracker(canvasHost, () => options.onUserViewportChange('range'));
-    this.chart.timeScale().subscribeVisibleLogicalRangeChange(() => this.gestures.rangeChanged());
+    this.chart.timeScale().subscribeVisibleLogicalRangeChange((range) => {
+      this.gestures.rangeChanged();
+      if (range && range.from < LOAD_OLDER_WITHIN) this.loadOlderLiveBars();
+    });
     this.chart.timeScale().subscribeVisibleTimeRangeChange(() => (this.pending = null));
     this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
     this.unsubscribe = this.market.subscribe((tick) => {
@@ -154,7 +170,10 @@ export class ChartPane implements ChartModel {
   applyVisibleRange(range: TimeRange): TimeRange {
     const liveFrom = this.market.candles(this.currentSymbol, this.currentInterval)[0]?.time ?? 0;
     if (range.to < liveFrom) this.loadHistory(range.to);
-    else if (!this.live) this.load();
+    else {
+      if (!this.live) this.load();
+      if (range.from < this.loaded.from) this.loadOlderLiveBars();
+    }
     this.chart.timeScale().setVisibleRange({ from: range.from as UTCTimestamp, to: range.to as UTCTimestamp });
     this.pending = snapToBars(range, this.loaded, INTERVAL_SECONDS[this.currentInterval]);
     return { ...this.pending };
@@ -200,8 +219,9 @@ export class ChartPane implements ChartModel {
   }
 
   private load(): void {
-    const bars = this.market.candles(this.currentSymbol, this.currentInterval);
+    const bars = this.market.candles(this.currentSymbol, this.currentInterval, LOADED_BARS);
     this.live = true;
+    this.partial = bars.length >= LOADED_BARS;
     this.setBars(bars);
     this.chart.timeScale().setVisibleLogicalRange({ from: bars.length - INITIAL_BARS, to: bars.length + 5 });
     const first = bars[Math.max(bars.length - INITIAL_BARS, 0)];
@@ -209,9 +229,20 @@ export class ChartPane implements ChartModel {
     this.showLatest(bars[bars.length - 1]);
   }
 
+  /**
+   * Gives the series all of the market's live bars where it held the newest
+   * {@link LOADED_BARS}; lightweight-charts keeps the view on the same bars.
+   */
+  private loadOlderLiveBars(): void {
+    if (!this.live || !this.partial) return;
+    this.partial = false;
+    this.setBars(this.market.candles(this.currentSymbol, this.currentInterval));
+  }
+
   /** Fetches the older bars that end at `endSeconds`; live bars wait until the person goes back to the latest. */
   private loadHistory(endSeconds: number): void {
     this.live = false;
+    this.partial = false;
     this.setBars(this.market.archiveCandles(this.currentSymbol, this.currentInterval, endSeconds));
   }
 
