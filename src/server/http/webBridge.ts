@@ -12,6 +12,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
+ * A web `Request` whose `signal` is the one it was made with. Undici's own
+ * `Request` copies a given signal into one it makes (an abort listener,
+ * `getMaxListeners`, a finalization registry: about three times the cost
+ * of the rest of the request); this hands the SDK the connection's signal
+ * itself. Everything else is the plain `Request`.
+ */
+class NodeRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}
+
+/**
  * A web `Request` for `req`, without its body (the SDK is handed the parsed
  * body), and a signal that aborts when `res` closes early.
  */
@@ -27,7 +47,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
+  return new NodeRequest(url, { method: req.method ?? 'GET', headers }, controller.signal);
 }
 
 /**
