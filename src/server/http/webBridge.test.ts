@@ -114,6 +114,26 @@ describe('sendWebResponse', () => {
   });
 });
 
+describe('sendWebResponse with a body of several chunks', () => {
+  it('writes a JSON body that came in several chunks whole, in one write', async () => {
+    const parts = ['{"jsonrpc":"2.0",', '"id":3,', '"result":{"text":"', 'é'.repeat(500), '"}}'];
+    const served = await serve(() => {
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(encoder.encode(part));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    const { res, body } = await get(served.url);
+    expect(body).toBe(parts.join(''));
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(served.writes()).toBe(1);
+  });
+});
+
 describe('toWebRequest', () => {
   /** A server handing each request's web `Request` to `seen`, answering once `answer` resolves. */
   async function capture(answer: () => Promise<void>): Promise<{ url: string; seen: Promise<Request> }> {

@@ -78,7 +78,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
     return;
   }
   if (!isEventStream(headers['content-type'])) {
-    const body = Buffer.from(await response.arrayBuffer());
+    const body = await wholeBody(response.body);
     if (res.destroyed) return;
     headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, headers);
@@ -117,6 +117,22 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
     res.off('close', cancel);
     if (!res.destroyed) res.end();
   }
+}
+
+/**
+ * A whole body's bytes, read straight from its stream: a JSON answer made
+ * with `Response.json` is one chunk, handed over as is (`arrayBuffer()`
+ * would copy it through its own collector).
+ */
+async function wholeBody(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 function isEventStream(contentType: string | undefined): boolean {
