@@ -1,7 +1,9 @@
 /**
  * `/mcp` over Streamable HTTP (SPEC §2, §11, §13): both protocol revisions on
- * one endpoint. Each request is classified by the SDK's own predicate
- * (`isLegacyRequest`):
+ * one endpoint. Each request is classified by the SDK's own classifier
+ * (`classifyInboundRequest`, what its `isLegacyRequest` runs), once: a POST
+ * whose body carries the 2026-07-28 envelope claim goes straight to the SDK's
+ * handler, which classifies it itself (see {@link routesLegacy}):
  *
  * - 2025-11-25 (no per-request envelope): our sessionful path, one transport
  *   and one MCP server (= one attachment) per `Mcp-Session-Id`, with
@@ -51,6 +53,61 @@ interface Loaded {
 function heldHeadersMs(body: unknown): number {
   const toolCall = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
   return toolCall ? HELD_HEADERS_MS : 0;
+}
+
+/** The reserved `_meta` key of the 2026-07-28 per-request envelope (the SDK's `PROTOCOL_VERSION_META_KEY`). */
+const ENVELOPE_CLAIM_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether a parsed POST body is a message the SDK can only route to its
+ * modern path (its answer or its refusal), never legacy: one object, not
+ * `initialize`, whose `params._meta` carries the envelope claim (the SDK's
+ * response schemas are strict, so such a body is never a posted response). Such a body is classified by
+ * `modern.fetch` alone; the SDK classifies every request it is handed, so
+ * skipping ours drops no check. `mcpEndpoint.test.ts` holds this to the
+ * SDK's `isLegacyRequest` over valid, mutated and hostile bodies.
+ */
+export function claimsModernEnvelope(body: unknown): boolean {
+  if (!isPlainObject(body) || body['method'] === 'initialize') return false;
+  const params = body['params'];
+  if (!isPlainObject(params)) return false;
+  const meta = params['_meta'];
+  return isPlainObject(meta) && ENVELOPE_CLAIM_KEY in meta;
+}
+
+/**
+ * Whether `req` (with its parsed `body`, `undefined` for GET and DELETE) goes
+ * to the 2025-11-25 sessionful path: the SDK's `isLegacyRequest` answer,
+ * computed once and from Node's headers (no web `Request` needed). It is the
+ * SDK's own classifier on the same inputs `isLegacyRequest` hands it: the
+ * method, the three standard headers (Node joins repeated ones with ", " as
+ * `Headers.get` does) and the body.
+ */
+export function routesLegacy(sdk: Pick<Sdk, 'classifyInboundRequest'>, req: IncomingMessage, body: unknown): boolean {
+  const httpMethod = (req.method ?? 'GET').toUpperCase();
+  if (httpMethod === 'POST') {
+    // `isLegacyRequest` routes a POST with no JSON body legacy (we refuse those before this).
+    if (body === undefined) return true;
+    if (claimsModernEnvelope(body)) return false;
+  }
+  const { headers } = req;
+  const outcome = sdk.classifyInboundRequest({
+    httpMethod,
+    ...headerField('protocolVersionHeader', headers['mcp-protocol-version']),
+    ...headerField('mcpMethodHeader', headers['mcp-method']),
+    ...headerField('mcpNameHeader', headers['mcp-name']),
+    ...(body !== undefined && { body }),
+  });
+  return outcome.kind === 'legacy';
+}
+
+function headerField<K extends string>(key: K, value: string | string[] | undefined): Partial<Record<K, string>> {
+  if (value === undefined) return {};
+  return { [key]: Array.isArray(value) ? value.join(', ') : value } as Partial<Record<K, string>>;
 }
 
 const SYSTEM_CLOCK: IdleClock = {
@@ -124,7 +181,7 @@ export class McpHttpEndpoint {
       }
     }
     const request = toWebRequest(req, res);
-    if (!(await sdk.isLegacyRequest(request, body))) {
+    if (!routesLegacy(sdk, req, body)) {
       return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }), heldHeadersMs(body));
     }
     return this.legacy(req, res, request, body, sessionId, sdk, front);

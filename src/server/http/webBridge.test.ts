@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendWebResponse } from './webBridge.js';
+import { sendWebResponse, toWebRequest } from './webBridge.js';
 
 const servers: Server[] = [];
 
@@ -111,5 +111,72 @@ describe('sendWebResponse', () => {
     expect(headersAt).toBeLessThan(400);
     expect(body).toBe(EVENT);
     expect(served.writes()).toBe(2);
+  });
+});
+
+describe('sendWebResponse with a body of several chunks', () => {
+  it('writes a JSON body that came in several chunks whole, in one write', async () => {
+    const parts = ['{"jsonrpc":"2.0",', '"id":3,', '"result":{"text":"', 'é'.repeat(500), '"}}'];
+    const served = await serve(() => {
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(encoder.encode(part));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    const { res, body } = await get(served.url);
+    expect(body).toBe(parts.join(''));
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(served.writes()).toBe(1);
+  });
+});
+
+describe('toWebRequest', () => {
+  /** A server handing each request's web `Request` to `seen`, answering once `answer` resolves. */
+  async function capture(answer: () => Promise<void>): Promise<{ url: string; seen: Promise<Request> }> {
+    let resolveSeen!: (request: Request) => void;
+    const seen = new Promise<Request>((resolve) => (resolveSeen = resolve));
+    const server = createServer((req, res) => {
+      resolveSeen(toWebRequest(req, res));
+      void answer().then(() => res.end('done'));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp?x=1`, seen };
+  }
+
+  it('is a web Request with the method, URL and headers of the Node request, repeated ones joined', async () => {
+    const { url, seen } = await capture(() => Promise.resolve());
+    const req = httpRequest(url, { method: 'POST', agent: false });
+    req.setHeader('Mcp-Method', 'tools/call');
+    req.setHeader('X-Twice', ['a', 'b']);
+    req.end();
+    const request = await seen;
+    expect(request).toBeInstanceOf(Request);
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe(url);
+    expect(request.headers.get('mcp-method')).toBe('tools/call');
+    expect(request.headers.get('x-twice')).toBe('a, b');
+    await new Promise((resolve) => req.on('response', (res) => res.resume().on('end', resolve)));
+    // Answered in full: the signal never aborts.
+    expect(request.signal.aborted).toBe(false);
+  });
+
+  it('its signal aborts when the client goes away before the answer', async () => {
+    let release!: () => void;
+    const { url, seen } = await capture(() => new Promise<void>((resolve) => (release = resolve)));
+    const req = httpRequest(url, { method: 'POST', agent: false });
+    req.on('error', () => undefined);
+    req.end();
+    const request = await seen;
+    expect(request.signal.aborted).toBe(false);
+    const aborted = new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+    req.destroy();
+    await aborted;
+    expect(request.signal.aborted).toBe(true);
+    release();
   });
 });

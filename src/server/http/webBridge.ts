@@ -12,6 +12,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
+ * A web `Request` whose `signal` is the one it was made with. Undici's own
+ * `Request` copies a given signal into one it makes (an abort listener,
+ * `getMaxListeners`, a finalization registry: about three times the cost
+ * of the rest of the request); this hands the SDK the connection's signal
+ * itself. Everything else is the plain `Request`.
+ */
+class NodeRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}
+
+/**
  * A web `Request` for `req`, without its body (the SDK is handed the parsed
  * body), and a signal that aborts when `res` closes early.
  */
@@ -27,7 +47,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
+  return new NodeRequest(url, { method: req.method ?? 'GET', headers }, controller.signal);
 }
 
 /**
@@ -58,7 +78,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
     return;
   }
   if (!isEventStream(headers['content-type'])) {
-    const body = Buffer.from(await response.arrayBuffer());
+    const body = await wholeBody(response.body);
     if (res.destroyed) return;
     headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, headers);
@@ -97,6 +117,22 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
     res.off('close', cancel);
     if (!res.destroyed) res.end();
   }
+}
+
+/**
+ * A whole body's bytes, read straight from its stream: a JSON answer made
+ * with `Response.json` is one chunk, handed over as is (`arrayBuffer()`
+ * would copy it through its own collector).
+ */
+async function wholeBody(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 function isEventStream(contentType: string | undefined): boolean {
