@@ -1,17 +1,12 @@
-import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
-import { createLogger } from '../log.js';
-import { fixedKeySource } from '../mcp/attachments/attachmentKey.js';
-import { createHttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
-import { defaultAnswer, InMemoryHub } from '../testing/testHub.js';
+import { defaultAnswer } from '../testing/testHub.js';
+import { postJson, serveMcpEndpoint } from '../testing/mcpHttpEndpoint.js';
 import { testConfig, waitFor } from '../testing/testHarness.js';
-import { McpHttpEndpoint } from './mcpEndpoint.js';
 
 const IDLE_MS = 60_000;
 const running: Array<() => Promise<void>> = [];
@@ -35,46 +30,10 @@ function manualClock(): IdleClock & { advance(ms: number): void; tick(): Promise
 }
 
 async function serve(clock?: IdleClock) {
-  const hub = new InMemoryHub();
-  const logger = createLogger('silent');
   const config = testConfig({ logLevel: 'silent', limits: { ...DEFAULT_LIMITS, attachmentIdleMs: IDLE_MS } });
-  const front = createHttpFront({
-    hub,
-    config,
-    logger,
-    serverVersion: '0.0.0-test',
-    keySource: fixedKeySource(),
-    ...(clock ? { clock } : {}),
-  });
-  const endpoint = new McpHttpEndpoint(() => Promise.resolve(front), logger, clock);
-  const http: HttpServer = createServer((req, res) => void endpoint.handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  running.push(async () => {
-    await endpoint.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
-  return { hub, endpoint, url, front };
-}
-
-function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+  const served = await serveMcpEndpoint({ config, ...(clock ? { clock } : {}) });
+  running.push(served.stop);
+  return served;
 }
 
 const modernMeta = {
@@ -127,10 +86,10 @@ describe('/mcp with both protocol revisions (SPEC §2, §13)', () => {
       'mcp-method': 'tools/call',
       'mcp-name': 'tradescript_get_context',
     };
-    const good = await post(url, headers, body);
+    const good = await postJson(url, headers, body);
     expect(good.status).toBe(200);
     for (const wrong of [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'tradescript_call' }, { 'mcp-name': '' }]) {
-      const refused = await post(url, { ...headers, ...wrong }, body);
+      const refused = await postJson(url, { ...headers, ...wrong }, body);
       expect(refused.status, JSON.stringify(wrong)).toBe(400);
       expect(JSON.parse(refused.text)).toMatchObject({ error: { code: -32020 } });
     }

@@ -3,17 +3,12 @@
  * the SDK's `isLegacyRequest` answer for every request, and classify each
  * request once (the SDK's handler classifies what it is handed itself).
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import * as sdk from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../log.js';
-import { fixedKeySource } from '../mcp/attachments/attachmentKey.js';
-import { createHttpFront } from '../mcp/httpFront.js';
-import { InMemoryHub } from '../testing/testHub.js';
-import { testConfig } from '../testing/testHarness.js';
-import { claimsModernEnvelope, McpHttpEndpoint, routesLegacy } from './mcpEndpoint.js';
+import { postJson, serveMcpEndpoint } from '../testing/mcpHttpEndpoint.js';
+import { claimsModernEnvelope, routesLegacy } from './mcpEndpoint.js';
 
 // The endpoint's own calls of the SDK's classifiers are counted (the SDK's handler calls its internal copy).
 vi.mock('@modelcontextprotocol/server', async (importOriginal) => {
@@ -144,46 +139,9 @@ describe('/mcp classifies each request once', () => {
   });
 
   async function serve(): Promise<string> {
-    const logger = createLogger('silent');
-    const front = createHttpFront({
-      hub: new InMemoryHub(),
-      config: testConfig({ logLevel: 'silent' }),
-      logger,
-      serverVersion: '0.0.0-test',
-      keySource: fixedKeySource(),
-    });
-    const endpoint = new McpHttpEndpoint(() => Promise.resolve(front), logger);
-    const http: HttpServer = createServer((req, res) => void endpoint.handle(req, res));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    running.push(async () => {
-      await endpoint.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  }
-
-  function post(
-    url: string,
-    headers: Record<string, string>,
-    body: unknown,
-  ): Promise<{ status: number; text: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        url,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify(body));
-    });
+    const served = await serveMcpEndpoint();
+    running.push(served.stop);
+    return served.url;
   }
 
   it('a 2026-07-28 tools/call is classified by the SDK’s handler alone; a 2025-11-25 request by us alone', async () => {
@@ -202,7 +160,7 @@ describe('/mcp classifies each request once', () => {
         _meta: VALID_META,
       },
     };
-    const modern = await post(
+    const modern = await postJson(
       url,
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'tradescript_get_context' },
       call,
@@ -216,7 +174,7 @@ describe('/mcp classifies each request once', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     };
-    const legacy = await post(url, {}, initialize);
+    const legacy = await postJson(url, {}, initialize);
     expect(legacy.status).toBe(200);
     expect(legacy.text).toContain('"protocolVersion":"2025-11-25"');
     expect(classify).toHaveBeenCalledTimes(1);
