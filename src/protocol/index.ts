@@ -15,6 +15,7 @@ export * from './jsonSchema.js';
 export * from './limits.js';
 export * from './policy.js';
 export * from './receipt.js';
+export * from './record.js';
 export * from './wire/relay.js';
 export * from './resources.js';
 export * from './resultFit.js';

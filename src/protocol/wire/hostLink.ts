@@ -19,6 +19,7 @@ import type { ErrorObject } from '../errors.js';
 import type { AdapterMaximum } from '../policy.js';
 import type { Operation, RelayLimits, RequestAttachment } from './relay.js';
 import { IdSchema, TargetSchema, type Target } from '../target.js';
+import { isRecord } from '../record.js';
 
 const LinkIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 
@@ -26,10 +27,6 @@ const LinkIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 export type HostOperation = Extract<Operation, { kind: 'context' | 'listControls' | 'call' | 'batch' }>;
 
 const HOST_OPERATION_KINDS: ReadonlySet<unknown> = new Set(['context', 'listControls', 'call', 'batch']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** An operation of a kind the host answers; its fields were checked in the relay frame it came in. */
 const HostOperationSchema = z.custom<HostOperation>(

@@ -24,13 +24,10 @@ import * as z from 'zod/mini';
 import { HOST_LINK_ANSWERS, HOST_LINK_CALLS } from './hostLink.js';
 import type { RequestFrame, ResponseFrameSchema } from './relay.js';
 import { IdSchema } from '../target.js';
+import { isRecord } from '../record.js';
 
 const LinkIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
 const TimerIdSchema = z.int().check(z.positive());
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Kinds of request the worker serves. */
 const OBSERVED_KINDS: ReadonlySet<unknown> = new Set(['subscribe', 'snapshot']);

@@ -7,6 +7,7 @@
  * lowered below {@link FAST_MIN_STRING_LENGTH} they defer to the schema path.
  */
 import { TRADING_EVENT_TYPES } from '../../protocol/channels.js';
+import { isRecord } from '../../protocol/record.js';
 import { DROP_INVALID, DROP_OVERSIZED, fitsEvent, type EventBounds, type Projection } from './projection.js';
 import { redactJson, redactString } from '../dispatch/redact.js';
 
@@ -26,10 +27,6 @@ function redacted(text: string): string | null {
 
 function isDecimal(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL.test(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Only declared keys, as zod's strict object sees them (`for…in`, inherited ones too). */

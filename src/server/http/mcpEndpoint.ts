@@ -23,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as ServerSdk from '@modelcontextprotocol/server';
 import type { McpHttpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
+import { isRecord } from '../../protocol/index.js';
 import type { HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
@@ -58,10 +59,6 @@ function heldHeadersMs(body: unknown): number {
 /** The reserved `_meta` key of the 2026-07-28 per-request envelope (the SDK's `PROTOCOL_VERSION_META_KEY`). */
 const ENVELOPE_CLAIM_KEY = 'io.modelcontextprotocol/protocolVersion';
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Whether a parsed POST body is a message the SDK can only route to its
  * modern path (its answer or its refusal), never legacy: one object, not
@@ -72,11 +69,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * SDK's `isLegacyRequest` over valid, mutated and hostile bodies.
  */
 export function claimsModernEnvelope(body: unknown): boolean {
-  if (!isPlainObject(body) || body['method'] === 'initialize') return false;
+  if (!isRecord(body) || body['method'] === 'initialize') return false;
   const params = body['params'];
-  if (!isPlainObject(params)) return false;
+  if (!isRecord(params)) return false;
   const meta = params['_meta'];
-  return isPlainObject(meta) && ENVELOPE_CLAIM_KEY in meta;
+  return isRecord(meta) && ENVELOPE_CLAIM_KEY in meta;
 }
 
 /**

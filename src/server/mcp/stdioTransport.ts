@@ -20,14 +20,11 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
+import { isRecord } from '../../protocol/index.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `z.union([z.string(), z.number().int()])`, the SDK's request id and progress token. */
 function isIdOrToken(value: unknown): boolean {
@@ -42,10 +39,10 @@ function isIdOrToken(value: unknown): boolean {
  */
 function plainParams(params: unknown): boolean {
   if (params === undefined) return true;
-  if (!isPlainObject(params) || Object.hasOwn(params, '__proto__')) return false;
+  if (!isRecord(params) || Object.hasOwn(params, '__proto__')) return false;
   const meta = params._meta;
   if (meta === undefined) return !Object.hasOwn(params, '_meta');
-  if (!isPlainObject(meta) || Object.hasOwn(meta, '__proto__') || Object.hasOwn(meta, RELATED_TASK_META_KEY)) {
+  if (!isRecord(meta) || Object.hasOwn(meta, '__proto__') || Object.hasOwn(meta, RELATED_TASK_META_KEY)) {
     return false;
   }
   const token = meta.progressToken;
@@ -59,7 +56,7 @@ function plainParams(params: unknown): boolean {
  * False means only "not vouched for": the SDK's parse decides.
  */
 export function plainJsonRpc(value: unknown): value is JSONRPCMessage {
-  if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
+  if (!isRecord(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
   const hasId = Object.hasOwn(value, 'id');
   if (hasId && !isIdOrToken(value.id)) return false;
   for (const key in value) {
