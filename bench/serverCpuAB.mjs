@@ -169,7 +169,9 @@ async function open(bin) {
 }
 
 const servers = [];
-console.log(`${http ? (modern ? 'http 2026-07-28 (stateless)' : 'http 2025-11-25 (sessions)') : 'stdio'}, ${calls} calls × ${rounds} rounds`);
+console.log(
+  `${http ? (modern ? 'http 2026-07-28 (stateless)' : 'http 2025-11-25 (sessions)') : 'stdio'}, ${calls} calls × ${rounds} rounds`,
+);
 for (const [label, bin] of builds) servers.push({ label, ...(await open(bin)) });
 try {
   for (const server of servers) for (let i = 0; i < WARMUP; i++) await server.call();
