@@ -361,6 +361,40 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
     expect(span).toBeGreaterThan(200 * 60);
   });
 
+  it('a person hovering or focusing a depth ladder row reads what clicking it does, at the price the row shows', async () => {
+    const ladder = t.page.getByTestId('panel-depth-ladder');
+    // The row's title and its price text, read in one task (a tick repaints both in one frame).
+    const read = (index: number): Promise<{ title: string | null; price: string }> =>
+      ladder
+        .locator('.ladder-row')
+        .nth(index)
+        .evaluate((row) => ({ title: row.getAttribute('title'), price: row.querySelector('.price')!.textContent! }));
+    const matches = ({ title, price }: { title: string | null; price: string }): boolean => {
+      const said = /^(Buy|Sell) limit at ([\d.]+): prefill the ticket$/.exec(title ?? '');
+      return said !== null && Number(said[2]) === Number(price.replaceAll(',', ''));
+    };
+    // An ask row (above the spread) under the pointer: its tooltip, and it follows the price as the market ticks.
+    await ladder.locator('.ladder-row').nth(2).hover();
+    const hovered = await read(2);
+    expect(hovered.title).toMatch(/^Sell limit at /);
+    expect(matches(hovered)).toBe(true);
+    const start = await read(2);
+    let later = start;
+    for (let i = 0; i < 40 && later.price === start.price; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      later = await read(2);
+    }
+    expect(later.price).not.toBe(start.price);
+    expect(matches(later)).toBe(true);
+    // A bid row (below the spread) reached by keyboard focus, with the pointer elsewhere.
+    await t.page.mouse.move(0, 0);
+    await ladder.locator('.ladder-row').nth(9).focus();
+    const focused = await read(9);
+    expect(focused.title).toMatch(/^Buy limit at /);
+    expect(matches(focused)).toBe(true);
+    await ladder.locator('.ladder-row').nth(9).blur();
+  });
+
   it('the page stays free of errors', () => {
     expect(t.pageErrors).toEqual([]);
   });

@@ -29,6 +29,9 @@ interface Row {
   own: HTMLElement;
   bar: HTMLElement;
   level: DepthLevel | null;
+  /** The pointer is over the row, or it has focus: only then does it carry its `title`. */
+  hovered: boolean;
+  focused: boolean;
 }
 
 /** The depth ladder panel body. */
@@ -94,12 +97,23 @@ export class DepthLadderView {
       cells.ask,
       own,
     ]);
-    const row: Row = { element, ...cells, bidText, askText, own, bar, level: null };
+    const row: Row = { element, ...cells, bidText, askText, own, bar, level: null, hovered: false, focused: false };
     const pick = (): void => this.pick(row);
     element.addEventListener('click', pick);
     element.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') pick();
     });
+    // The title names the row's price, which moves with nearly every tick; a title change recalculates the
+    // row's style (the UA sheet's `abbr[title]` makes `title` a style-affecting attribute). So a row carries
+    // it only while someone can read it: under the pointer (the tooltip) or focused (its description).
+    const track = (key: 'hovered' | 'focused', on: boolean) => (): void => {
+      row[key] = on;
+      this.paintTitle(row);
+    };
+    element.addEventListener('pointerenter', track('hovered', true));
+    element.addEventListener('pointerleave', track('hovered', false));
+    element.addEventListener('focus', track('focused', true));
+    element.addEventListener('blur', track('focused', false));
     this.rows.push(row);
     return row;
   }
@@ -146,8 +160,19 @@ export class DepthLadderView {
     // Attributes only when they change: a write of the same value still invalidates the row's style.
     if (row.element.dataset['side'] !== level.side) row.element.dataset['side'] = level.side;
     row.element.classList.toggle('has-own', own > 0n);
-    const title = `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`;
-    if (row.element.title !== title) row.element.title = title;
+    this.paintTitle(row);
     row.bar.style.width = `${Number((parseDecimal(level.size) * 100n) / max)}%`;
+  }
+
+  /** The row's title while it is hovered or focused (what a click or Enter does), none otherwise. */
+  private paintTitle(row: Row): void {
+    const level = row.level;
+    const title =
+      level && (row.hovered || row.focused)
+        ? `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`
+        : '';
+    if (row.element.title === title) return;
+    if (title) row.element.title = title;
+    else row.element.removeAttribute('title');
   }
 }

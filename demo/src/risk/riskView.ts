@@ -57,7 +57,8 @@ export class RiskView {
       exposure: value(),
       share: value(),
       pnl: value(),
-      orders: el('span', { class: 'risk-counts' }),
+      // An empty title from the start, as every paint left it before (an empty title hides an ancestor's tooltip).
+      orders: el('span', { class: 'risk-counts', attrs: { title: '' } }),
       meter: el('span', { class: 'meter-fill' }),
       actions: el('div', { class: 'risk-actions' }),
     };
@@ -105,7 +106,9 @@ export class RiskView {
     setText(card.share, `${percent.toFixed(1)}% of equity`);
     const pnl = showSigned(a.realizedPnl);
     setText(card.pnl, pnl.text);
-    card.pnl.className = `num ${pnl.tone}`;
+    // Class and title only when they change: writing the same value still queues a mutation and dirties style.
+    const pnlClass = `num ${pnl.tone}`;
+    if (card.pnl.className !== pnlClass) card.pnl.className = pnlClass;
     card.meter.style.width = `${Math.min(percent, 100)}%`;
     card.meter.classList.toggle('hot', percent >= 50);
     const positions = this.broker.view.positions(a.accountId).length;
@@ -115,9 +118,10 @@ export class RiskView {
       card.orders,
       confirming ? `Cancel ${a.openOrders}, sell ${positions}?` : `Orders ${a.openOrders} · Positions ${positions}`,
     );
-    card.orders.title = confirming
+    const warning = confirming
       ? `Cancels ${a.openOrders} open order(s) and sells ${positions} position(s) at market. It cannot be undone.`
       : '';
+    if (card.orders.title !== warning) card.orders.title = warning;
     this.paintActions(card, a);
   }
 

