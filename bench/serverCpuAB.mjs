@@ -17,20 +17,18 @@
  * (median, and in how many rounds this build was lower). Run the baseline
  * against itself (`TRADESCRIPT_BENCH_BIN` = the same bin) for the noise.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import WebSocket from 'ws';
 import { cpuMs } from './lib/procCpu.mjs';
+import { answeringTab, openStdio, ORIGIN, readyLine } from './lib/serverAlone.mjs';
 import { median } from './lib/stats.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ORIGIN = 'http://bench.test';
 const WARMUP = 2_000;
 const flags = process.argv.slice(2);
 const [calls = 1_500, rounds = 24] = flags.filter((a) => !a.startsWith('--')).map(Number);
@@ -45,47 +43,6 @@ const builds = [
   ['baseline', baseline],
   ['this', process.env.TRADESCRIPT_BENCH_BIN ?? join(ROOT, 'dist/node/server/bin.js')],
 ];
-
-/** One chart read, as the page's catalog describes it (relay protocol v1, src/protocol). */
-const CONTROL = {
-  controlId: 'chart.getVisibleRange',
-  controller: 'chart',
-  method: 'getVisibleRange',
-  signature: 'getVisibleRange(): unknown',
-  description: 'The visible time range.',
-  args: [],
-  targetScopes: ['session', 'chart', 'widget'],
-  accessClass: 'read',
-  family: 'chart',
-  permission: 'read',
-  mutation: false,
-  risk: 'read',
-  revisionDomains: [],
-  operationOptionsIndex: null,
-};
-
-/** The ready line's JSON once `stream` (the server's stderr) prints it. */
-function readyLine(stream) {
-  return new Promise((resolve) => {
-    let text = '';
-    stream.on('data', (chunk) => {
-      text += chunk;
-      const line = /tradescript-mcp ready (.*)/.exec(text);
-      if (line) resolve(JSON.parse(line[1]));
-    });
-  });
-}
-
-/** `bin` serving MCP over stdio, and its client (the client's transport spawns it). */
-async function openStdio(bin, env) {
-  const args = [bin, 'serve', '--stdio', '--port', '0', '--allowed-origin', ORIGIN];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
-  const ready = readyLine(transport.stderr);
-  const client = new Client({ name: 'server-cpu-ab', version: '0' });
-  await client.connect(transport);
-  const { relayUrl } = await ready;
-  return { pid: transport.pid, client, relayUrl, stop: () => client.close() };
-}
 
 /**
  * `bin` serving MCP over Streamable HTTP on a loopback port, and an SDK
@@ -111,51 +68,11 @@ async function openHttp(bin, env) {
 /** A server of `bin`, a client, and a tab answering every call at once. */
 async function open(bin) {
   const env = { ...process.env, TRADESCRIPT_MCP_HOME: mkdtempSync(join(tmpdir(), 'ts-server-ab-')) };
-  const { pid, client, relayUrl, stop } = await (http ? openHttp : openStdio)(bin, env);
+  const { pid, client, relayUrl, stop } = await (http ? openHttp(bin, env) : openStdio(bin, env, 'server-cpu-ab'));
   // Real clients list tools first (the SDK client keeps each tool's outputSchema to check results against).
   await client.listTools();
-  const pairing = execFileSync(process.execPath, [bin, 'pair', '--grant', 'write', '--json'], { env });
-  const { code } = JSON.parse(pairing.toString());
-  const ws = new WebSocket(relayUrl, ['tradescript.relay.v1.batch', 'tradescript.relay.v1'], {
-    headers: { origin: ORIGIN },
-  });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const waiters = [];
-  ws.on('message', (data) => {
-    const text = data.toString();
-    for (const frame of text[0] === '[' ? JSON.parse(text) : [JSON.parse(text)]) {
-      if (frame.t !== 'request') {
-        for (const wake of waiters.splice(0)) wake(frame);
-        continue;
-      }
-      const call = frame.op.call;
-      const data = {
-        operationId: call.operationId ?? 'op',
-        origin: 'mcp',
-        controlId: call.controlId,
-        target: call.target,
-        mutation: false,
-        revisionsBefore: {},
-        revisionsAfter: {},
-        durationMs: 0,
-        result: { from: 1733450000, to: 1733460000 },
-      };
-      ws.send(JSON.stringify({ t: 'response', id: frame.id, environment: 'paper', outcome: { ok: true, data } }));
-    }
-  });
-  const next = (t) =>
-    new Promise((resolve) => {
-      const wake = (frame) => (frame.t === t ? resolve(frame) : waiters.push(wake));
-      waiters.push(wake);
-    });
-  ws.send(
-    JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 'bench' }, auth: { kind: 'pair', code } }),
-  );
-  await next('welcome');
-  const info = { title: 'server-cpu-ab', environment: 'paper', grant: 'write' };
-  ws.send(JSON.stringify({ t: 'session.open', ref: 'r1', info, catalog: { controls: [CONTROL], channels: [] } }));
-  const { sessionId } = await next('session.opened');
-  const callArgs = { sessionId, target: { scope: 'chart', chartId: 'c1' }, controlId: CONTROL.controlId };
+  const tab = await answeringTab({ bin, env, relayUrl, title: 'server-cpu-ab' });
+  const { callArgs } = tab;
   // A stateless (2026-07-28 HTTP) client passes back the attachment handle of the result before, as a model does.
   let handle;
   const call = async () => {
@@ -164,7 +81,7 @@ async function open(bin) {
     if (result.isError) throw new Error(`tradescript_call failed: ${JSON.stringify(result).slice(0, 300)}`);
     if (modern) handle = result.structuredContent?.meta?.attachment ?? handle;
   };
-  const close = async () => (ws.terminate(), await stop());
+  const close = async () => (tab.close(), await stop());
   return { pid, call, close };
 }
 

@@ -20,19 +20,15 @@
  * `TRADESCRIPT_GC_SAVE=<dir>` each profile is kept there as
  * `<build>-<mode>.heapprofile` (DevTools' Memory tab opens it).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import WebSocket from 'ws';
+import { answeringTab, openStdio } from './lib/serverAlone.mjs';
 import { median } from './lib/stats.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROBE = pathToFileURL(join(ROOT, 'bench/lib/gcProbe.mjs')).href;
-const ORIGIN = 'http://bench.test';
 const WARMUP = 2_000;
 const [calls = 5_000, rounds = 4] = process.argv
   .slice(2)
@@ -46,24 +42,6 @@ const builds = [
   ['this', process.env.TRADESCRIPT_BENCH_BIN ?? join(ROOT, 'dist/node/server/bin.js')],
 ];
 
-/** One chart read, as the page's catalog describes it (relay protocol v1, src/protocol). */
-const CONTROL = {
-  controlId: 'chart.getVisibleRange',
-  controller: 'chart',
-  method: 'getVisibleRange',
-  signature: 'getVisibleRange(): unknown',
-  description: 'The visible time range.',
-  args: [],
-  targetScopes: ['session', 'chart', 'widget'],
-  accessClass: 'read',
-  family: 'chart',
-  permission: 'read',
-  mutation: false,
-  risk: 'read',
-  revisionDomains: [],
-  operationOptionsIndex: null,
-};
-
 /** A server of `bin` over stdio with the probe loaded, a client, and a tab answering every call at once. */
 async function open(bin) {
   const out = mkdtempSync(join(tmpdir(), 'ts-server-gc-'));
@@ -73,64 +51,14 @@ async function open(bin) {
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`,
     TRADESCRIPT_GC_PROBE_OUT: out,
   };
-  const args = [bin, 'serve', '--stdio', '--port', '0', '--allowed-origin', ORIGIN];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
-  const ready = new Promise((resolve) => {
-    let text = '';
-    transport.stderr.on('data', (chunk) => {
-      text += chunk;
-      const line = /tradescript-mcp ready (.*)/.exec(text);
-      if (line) resolve(JSON.parse(line[1]));
-    });
+  const { pid, client, relayUrl } = await openStdio(bin, env, 'server-gc');
+  const tab = await answeringTab({
+    bin,
+    env: { ...process.env, TRADESCRIPT_MCP_HOME: out },
+    relayUrl,
+    title: 'server-gc',
   });
-  const client = new Client({ name: 'server-gc', version: '0' });
-  await client.connect(transport);
-  const { relayUrl } = await ready;
-  const pairEnv = { ...process.env, TRADESCRIPT_MCP_HOME: out };
-  const pairing = execFileSync(process.execPath, [bin, 'pair', '--grant', 'write', '--json'], { env: pairEnv });
-  const { code } = JSON.parse(pairing.toString());
-  const ws = new WebSocket(relayUrl, ['tradescript.relay.v1.batch', 'tradescript.relay.v1'], {
-    headers: { origin: ORIGIN },
-  });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const waiters = [];
-  ws.on('message', (data) => {
-    const text = data.toString();
-    const replies = [];
-    for (const frame of text[0] === '[' ? JSON.parse(text) : [JSON.parse(text)]) {
-      if (frame.t !== 'request') {
-        for (const wake of waiters.splice(0)) wake(frame);
-        continue;
-      }
-      const call = frame.op.call;
-      const data = {
-        operationId: call.operationId ?? 'op',
-        origin: 'mcp',
-        controlId: call.controlId,
-        target: call.target,
-        mutation: false,
-        revisionsBefore: {},
-        revisionsAfter: {},
-        durationMs: 0,
-        result: { from: 1733450000, to: 1733460000 },
-      };
-      replies.push({ t: 'response', id: frame.id, environment: 'paper', outcome: { ok: true, data } });
-    }
-    for (const reply of replies) ws.send(JSON.stringify(reply));
-  });
-  const next = (t) =>
-    new Promise((resolve) => {
-      const wake = (frame) => (frame.t === t ? resolve(frame) : waiters.push(wake));
-      waiters.push(wake);
-    });
-  ws.send(
-    JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 'bench' }, auth: { kind: 'pair', code } }),
-  );
-  await next('welcome');
-  const info = { title: 'server-gc', environment: 'paper', grant: 'write' };
-  ws.send(JSON.stringify({ t: 'session.open', ref: 'r1', info, catalog: { controls: [CONTROL], channels: [] } }));
-  const { sessionId } = await next('session.opened');
-  const callArgs = { sessionId, target: { scope: 'chart', chartId: 'c1' }, controlId: CONTROL.controlId };
+  const { callArgs } = tab;
   const call = async () => {
     const result = await client.callTool({ name: 'tradescript_call', arguments: callArgs });
     if (result.isError) throw new Error(`tradescript_call failed: ${JSON.stringify(result).slice(0, 300)}`);
@@ -144,24 +72,24 @@ async function open(bin) {
   };
   /** Runs `n` calls inside a probe window and returns the probe's file. */
   const measured = async (n, withSample) => {
-    const file = join(out, `gc-${transport.pid}.json`);
+    const file = join(out, `gc-${pid}.json`);
     rmSync(file, { force: true });
     for (const mode of ['sample', 'survivors', 'retained'])
       if (withSample === mode) writeFileSync(join(out, mode), '');
       else rmSync(join(out, mode), { force: true });
-    process.kill(transport.pid, 'SIGUSR2');
+    process.kill(pid, 'SIGUSR2');
     await new Promise((resolve) => setTimeout(resolve, 50));
     await run(n);
-    process.kill(transport.pid, 'SIGUSR2');
+    process.kill(pid, 'SIGUSR2');
     while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const heap = join(out, `heap-${transport.pid}.heapprofile`);
+    const heap = join(out, `heap-${pid}.heapprofile`);
     return {
       gc: JSON.parse(readFileSync(file, 'utf8')),
       heap: existsSync(heap) ? JSON.parse(readFileSync(heap, 'utf8')) : null,
     };
   };
-  const close = async () => (ws.terminate(), await client.close(), rmSync(out, { recursive: true, force: true }));
+  const close = async () => (tab.close(), await client.close(), rmSync(out, { recursive: true, force: true }));
   return { run, measured, close };
 }
 
