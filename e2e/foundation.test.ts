@@ -395,6 +395,42 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
     await ladder.locator('.ladder-row').nth(9).blur();
   });
 
+  it('a screen reader browsing the depth ladder, with no row hovered or focused, is told what each row does at its price', async () => {
+    await t.page.mouse.move(0, 0);
+    const cdp = await t.page.context().newCDPSession(t.page);
+    try {
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      for (const index of [2, 9]) {
+        const row = t.page.getByTestId('panel-depth-ladder').locator('.ladder-row').nth(index);
+        // The row's attribute and price in one task, Chromium's computed description, then the attribute again:
+        // the market ticks twice a second, so compare only when no tick fell between the reads.
+        let seen: { said: string; description: string; price: string } | null = null;
+        for (let i = 0; i < 20 && seen === null; i += 1) {
+          const before = await row.evaluate((el) => ({
+            said: el.getAttribute('aria-description') ?? '',
+            price: el.querySelector('.price')!.textContent!,
+            title: el.getAttribute('title'),
+          }));
+          expect(before.title).toBeNull();
+          const rows = '[data-testid="panel-depth-ladder"] .ladder-row';
+          const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: rows });
+          const nodeId = nodeIds[index]!;
+          const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+          const description = String(nodes[0]?.description?.value ?? '');
+          const after = await row.evaluate((el) => el.getAttribute('aria-description') ?? '');
+          if (after === before.said) seen = { said: before.said, description, price: before.price };
+        }
+        expect(seen).not.toBeNull();
+        expect(seen!.description).toBe(seen!.said);
+        const said = /^(Buy|Sell) limit at ([\d.]+): prefill the ticket$/.exec(seen!.description);
+        expect(said?.[1]).toBe(index < 6 ? 'Sell' : 'Buy');
+        expect(Number(said?.[2])).toBe(Number(seen!.price.replaceAll(',', '')));
+      }
+    } finally {
+      await cdp.detach();
+    }
+  });
+
   it('the page stays free of errors', () => {
     expect(t.pageErrors).toEqual([]);
   });

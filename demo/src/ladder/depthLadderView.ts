@@ -105,7 +105,8 @@ export class DepthLadderView {
     });
     // The title names the row's price, which moves with nearly every tick; a title change recalculates the
     // row's style (the UA sheet's `abbr[title]` makes `title` a style-affecting attribute). So a row carries
-    // it only while someone can read it: under the pointer (the tooltip) or focused (its description).
+    // it only while under the pointer (the tooltip) or focused; assistive technology reads the same words from
+    // the row's `aria-description`, kept current at every tick (see paintDescription).
     const track = (key: 'hovered' | 'focused', on: boolean) => (): void => {
       row[key] = on;
       this.paintTitle(row);
@@ -160,19 +161,33 @@ export class DepthLadderView {
     // Attributes only when they change: a write of the same value still invalidates the row's style.
     if (row.element.dataset['side'] !== level.side) row.element.dataset['side'] = level.side;
     row.element.classList.toggle('has-own', own > 0n);
-    this.paintTitle(row);
+    this.paintDescription(row);
     row.bar.style.width = `${Number((parseDecimal(level.size) * 100n) / max)}%`;
   }
 
-  /** The row's title while it is hovered or focused (what a click or Enter does), none otherwise. */
+  /**
+   * What a click or Enter on the row does, for assistive technology at all times: `aria-description`, which no
+   * selector reads, so rewriting it as the price moves restyles nothing. Screen readers browsing the ladder without
+   * focusing a row read it there; the title (the tooltip) follows only while someone can see it.
+   */
+  private paintDescription(row: Row): void {
+    const description = describe(row.level);
+    if (row.element.getAttribute('aria-description') !== description) {
+      row.element.setAttribute('aria-description', description);
+    }
+    this.paintTitle(row);
+  }
+
+  /** The row's title while it is hovered or focused (the same words as its description), none otherwise. */
   private paintTitle(row: Row): void {
-    const level = row.level;
-    const title =
-      level && (row.hovered || row.focused)
-        ? `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket`
-        : '';
+    const title = row.hovered || row.focused ? describe(row.level) : '';
     if (row.element.title === title) return;
     if (title) row.element.title = title;
     else row.element.removeAttribute('title');
   }
+}
+
+/** What picking a row at this level does; empty for a row with no level yet. */
+function describe(level: DepthLevel | null): string {
+  return level ? `${level.side === 'bid' ? 'Buy' : 'Sell'} limit at ${level.price}: prefill the ticket` : '';
 }
