@@ -17,8 +17,8 @@ import {
   CLIENT_INFO_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
   type CacheHint,
+  type Server,
   type CallToolRequest,
   type CallToolResult,
   type GetPromptRequest,
@@ -42,6 +42,7 @@ import { getOperatorPrompt, operatorPrompt } from './operatorPrompt.js';
 import { listResources, listResourceTemplates, readResource } from './mcpResources.js';
 import type { StatelessAttachments } from './attachments/statelessAttachments.js';
 import { DEFAULT_SERVED_TOOLS, listedTools } from './tools/toolList.js';
+import { ToolsCallServer } from './toolsCallServer.js';
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -129,8 +130,8 @@ function chainHook(server: Server, hook: 'onclose' | 'oninitialized', ours: () =
   });
 }
 
-function newServer(options: McpServerOptions): Server {
-  return new Server(
+function newServer(options: McpServerOptions): ToolsCallServer {
+  return new ToolsCallServer(
     { name: 'tradescript-mcp', title: 'TradeScript MCP', version: options.serverVersion },
     {
       capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} },
@@ -157,7 +158,7 @@ function relayLimitsFor(limits: ServerConfig['limits']): RelayLimits {
 }
 
 /** Binds every handler of one instance; returns them for an extension. */
-function registerHandlers(server: Server, options: McpServerOptions, scope: AttachmentScope): OwnHandlers {
+function registerHandlers(server: ToolsCallServer, options: McpServerOptions, scope: AttachmentScope): OwnHandlers {
   const { hub, config } = options;
   const logger = options.logger.child('mcp');
   const served = new Set<ToolName>(options.tools ?? DEFAULT_SERVED_TOOLS);
@@ -180,7 +181,7 @@ function registerHandlers(server: Server, options: McpServerOptions, scope: Atta
     getPrompt: (request) => getOperatorPrompt(request.params.name),
   };
   server.setRequestHandler('tools/list', () => ({ tools: own.listTools() }));
-  server.setRequestHandler('tools/call', (request, extra) => own.callTool(request, extra));
+  server.serveOwnToolCalls((request, extra) => own.callTool(request, extra));
   server.setRequestHandler('resources/list', async () => ({ resources: await own.listResources() }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: own.listResourceTemplates() }));
   server.setRequestHandler('resources/read', (request, extra) => own.readResource(request, extra));

@@ -13,7 +13,7 @@ import type { ServerConfig } from '../config.js';
 import type { HubPort } from '../hub/hubPort.js';
 import { createLogger } from '../log.js';
 import { fixedKeySource } from '../mcp/attachments/attachmentKey.js';
-import { createMcpServer } from '../mcp/createMcpServer.js';
+import { createMcpServer, type McpExtension } from '../mcp/createMcpServer.js';
 import { createHttpFront, type HttpFront } from '../mcp/httpFront.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { InMemoryHub } from './testHub.js';
@@ -48,6 +48,8 @@ export interface HarnessOptions {
   config?: Partial<ServerConfig>;
   tools?: readonly ToolName[];
   clientName?: string;
+  /** Adds to every server instance (see {@link McpExtension}). */
+  extend?: McpExtension;
 }
 
 /** Resolves once `predicate` holds, polling the event loop (fails after ~1 s). */
@@ -98,6 +100,7 @@ export async function connectFront<H extends HubPort>(hub: H, options: HarnessOp
     transport: 'stdio',
     serverVersion: '0.0.0-test',
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.extend ? { extend: options.extend } : {}),
   });
   const client = new Client({ name: options.clientName ?? 'vitest-client', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -135,6 +138,7 @@ export function statelessFront(
     keySource: fixedKeySource(),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.extend ? { extend: options.extend } : {}),
   });
   return { front, logs };
 }

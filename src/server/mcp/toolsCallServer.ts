@@ -1,0 +1,99 @@
+/**
+ * The SDK `Server` with our own `tools/call` handler served without the SDK's
+ * repeated work (issue 15). For `tools/call` the SDK 2.4 parses the request
+ * with the era's wire schema twice (its `_wrapHandler` hook, then the 2-arg
+ * handler wrapper) and parses our whole result once more before encoding it.
+ * For the handler registered by {@link ToolsCallServer.serveOwnToolCalls}:
+ *
+ * - the request is checked once, by the same SDK check (`_wireCodec().
+ *   validateRequest`), answered with the same code and message on failure,
+ *   and the handler receives that check's parsed value, as it did from the
+ *   second parse (the parse is deterministic: same schema, same input);
+ * - the result is not parsed again: every result our handler builds passes
+ *   the SDK's `validateResult` unchanged, on both eras (property-tested in
+ *   `toolsCallServer.test.ts` over all six tools, successes and every error
+ *   envelope), so the parse could only return a deep-equal copy.
+ *
+ * Any other `tools/call` handler (a test fixture's, through
+ * `McpExtension`) and every other method keep the SDK's wrapper unchanged.
+ */
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolRequest,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
+
+type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/** The SDK's multi-round-trip seam (`requestState`, input-required); private in 2.4, so reached by name. */
+interface InputRequiredSeam {
+  _invokeInputRequiredCapableHandler(
+    method: string,
+    handler: WrappedHandler,
+    request: JSONRPCRequest,
+    ctx: ServerContext,
+  ): Promise<Result>;
+}
+
+/**
+ * The params schema of our registration: it passes what it is given. It only
+ * ever sees params the SDK's wire schema has just accepted (our `_wrapHandler`
+ * checks the whole request first); checking them again is the cost removed.
+ */
+const CHECKED_BY_WIRE_SCHEMA: StandardSchemaV1<CallToolRequest['params']> = {
+  '~standard': {
+    version: 1,
+    vendor: 'tradescript',
+    validate: (value) => ({ value: value as CallToolRequest['params'] }),
+  },
+};
+
+/** A `Server` whose own `tools/call` handler is checked once on the way in and not re-parsed on the way out. */
+export class ToolsCallServer extends Server {
+  /** True only while our own handler is being registered. */
+  private registeringOwn = false;
+
+  /** Serves `tools/call` with our handler (see the file's comment for what the SDK still checks). */
+  serveOwnToolCalls(handler: (request: CallToolRequest, ctx: ServerContext) => Promise<CallToolResult>): void {
+    this.registeringOwn = true;
+    try {
+      this.setRequestHandler('tools/call', { params: CHECKED_BY_WIRE_SCHEMA }, (params, ctx) =>
+        handler({ method: 'tools/call', params }, ctx),
+      );
+    } finally {
+      this.registeringOwn = false;
+    }
+  }
+
+  protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const seam = this as unknown as Partial<InputRequiredSeam>;
+    if (
+      method !== 'tools/call' ||
+      !this.registeringOwn ||
+      typeof seam._invokeInputRequiredCapableHandler !== 'function'
+    )
+      return super._wrapHandler(method, handler);
+    const invoke = seam._invokeInputRequiredCapableHandler.bind(this);
+    return async (request, ctx) => {
+      // The SDK's own check and its answer on failure, word for word (Server._wrapHandler, SDK 2.4).
+      const checked = this._wireCodec().validateRequest('tools/call', request);
+      if (!checked.ok) {
+        const notInEra = checked.reason === 'not-in-era';
+        throw new ProtocolError(
+          notInEra ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams,
+          notInEra
+            ? 'No wire schema for tools/call in the resolved era'
+            : `Invalid tools/call request: ${checked.message}`,
+        );
+      }
+      // Our handler never answers input_required; its results need no normalizing (they carry `content`).
+      return invoke('tools/call', handler, { ...request, params: checked.value.params }, ctx);
+    };
+  }
+}
