@@ -217,24 +217,6 @@ describe('SPEC §3 §8 takeSnapshot', () => {
     expect(!missing.ok && missing.error.code).toBe('target_not_found');
   });
 
-  it('the bitmap an encoder takes and hands back in place of the captured one is the one closed', async () => {
-    const captured = bitmap(10, 10);
-    const handedBack = bitmap(10, 10);
-    const port = {
-      capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: captured.fake, width: 10, height: 10 }),
-    };
-    const taking: ImageEncoder = {
-      async encode(lent, width, height, mimeType) {
-        lent.bitmap = handedBack.fake;
-        return { bytes: new Uint8Array(width * height), mimeType };
-      },
-    };
-    const outcome = await takeSnapshot({ port, encoder: taking }, limits as RelayLimits, op(), () => undefined);
-    expect(outcome.ok).toBe(true);
-    expect(handedBack.state.closed).toBe(1);
-    expect(captured.state.closed).toBe(0);
-  });
-
   it('an encoder failure is internal_error and the bitmap is still closed', async () => {
     const { fake, state } = bitmap(10, 10);
     const port = { capture: async (): Promise<CaptureOutcome> => ({ ok: true, bitmap: fake, width: 10, height: 10 }) };

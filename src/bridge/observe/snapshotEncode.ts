@@ -24,17 +24,8 @@ export interface EncodedImage {
   mimeType: SnapshotMime;
 }
 
-/**
- * A bitmap lent to {@link offscreenEncoder}: an encoding at the bitmap's own
- * size takes it into the canvas instead of drawing a copy, and puts the one
- * it takes back here, so the caller closes whatever `bitmap` holds at the end.
- */
-export interface LentBitmap {
-  bitmap: ImageBitmap;
-}
-
 /** Draws `source` at a size and encodes it. */
-export interface ImageEncoder<Source = LentBitmap> {
+export interface ImageEncoder<Source = ImageBitmap> {
   encode(source: Source, width: number, height: number, mimeType: SnapshotMime, quality: number): Promise<EncodedImage>;
 }
 
@@ -89,42 +80,19 @@ export function chunkedBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The encoding canvas: the bitmap itself at its own size (no copy), else a smoothed drawing of it. */
-function canvasOf(lent: LentBitmap, width: number, height: number): { canvas: OffscreenCanvas; lent: boolean } {
-  const canvas = new OffscreenCanvas(width, height);
-  const { bitmap } = lent;
-  if (width === bitmap.width && height === bitmap.height) {
-    const renderer = canvas.getContext('bitmaprenderer');
-    if (renderer) {
-      renderer.transferFromImageBitmap(bitmap);
-      return { canvas, lent: true };
-    }
-  }
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('OffscreenCanvas 2d context unavailable');
-  context.imageSmoothingEnabled = true;
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(bitmap, 0, 0, width, height);
-  return { canvas, lent: false };
-}
-
-/**
- * The browser encoder: an OffscreenCanvas per encoding, `convertToBlob` for
- * the bytes. At the bitmap's own size the canvas takes the bitmap (same
- * bytes out, without a full-size copy: about 10 ms of a 1280×720 capture).
- */
-export const offscreenEncoder: ImageEncoder<LentBitmap> = {
+/** The browser encoder: an OffscreenCanvas per encoding, `convertToBlob` for the bytes. */
+export const offscreenEncoder: ImageEncoder = {
   async encode(source, width, height, mimeType, quality) {
-    const { canvas, lent } = canvasOf(source, width, height);
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('OffscreenCanvas 2d context unavailable');
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(source, 0, 0, width, height);
     phaseMark('worker.scaled');
-    try {
-      const blob = await canvas.convertToBlob({ type: mimeType, quality });
-      // A browser without the requested encoder falls back to PNG; report what was made.
-      const actual = Object.values(SNAPSHOT_MIME).find((mime) => mime === blob.type) ?? 'image/png';
-      return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType: actual };
-    } finally {
-      // A retry at a smaller size draws from it again.
-      if (lent) source.bitmap = canvas.transferToImageBitmap();
-    }
+    const blob = await canvas.convertToBlob({ type: mimeType, quality });
+    // A browser without the requested encoder falls back to PNG; report what was made.
+    const actual = Object.values(SNAPSHOT_MIME).find((mime) => mime === blob.type) ?? 'image/png';
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), mimeType: actual };
   },
 };

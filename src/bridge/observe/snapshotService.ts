@@ -7,7 +7,7 @@
 import { limitExceeded, makeError, type Operation, type RelayLimits, type SnapshotData } from '../../protocol/index.js';
 import type { RelayOutcome } from '../relay/clientFrames.js';
 import type { CaptureOutcome, ObservePort } from './observeTypes.js';
-import { encodeWithin, offscreenEncoder, toBase64, type ImageEncoder, type LentBitmap } from './snapshotEncode.js';
+import { encodeWithin, offscreenEncoder, toBase64, type ImageEncoder } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf } from './snapshotScale.js';
 import { iso } from './subscription.js';
 import { phaseMark } from '../../sdk/phaseMark.js';
@@ -17,7 +17,7 @@ type SnapshotOp = Extract<Operation, { kind: 'snapshot' }>;
 /** What a snapshot needs around it. */
 export interface SnapshotDeps {
   port: Pick<ObservePort, 'capture'>;
-  encoder?: ImageEncoder<LentBitmap>;
+  encoder?: ImageEncoder;
   now?: () => number;
 }
 
@@ -51,22 +51,19 @@ export async function takeSnapshot(
   phaseMark('worker.captured');
   const capturedAt = iso((deps.now ?? Date.now)());
   progress(1, SNAPSHOT_STEPS);
-  // The encoder may take the bitmap and give back another; whichever it holds at the end is closed.
-  const lent: LentBitmap = { bitmap: captured.bitmap };
   try {
-    return await encodeCapture(deps.encoder ?? offscreenEncoder, lent, captured, limits, op, capturedAt, progress);
+    return await encodeCapture(deps.encoder ?? offscreenEncoder, captured, limits, op, capturedAt, progress);
   } catch {
     return failed(
       makeError('internal_error', 'The bridge worker could not encode the capture; this is a defect of the bridge.'),
     );
   } finally {
-    lent.bitmap.close();
+    captured.bitmap.close();
   }
 }
 
 async function encodeCapture(
-  encoder: ImageEncoder<LentBitmap>,
-  lent: LentBitmap,
+  encoder: ImageEncoder,
   captured: Extract<CaptureOutcome, { ok: true }>,
   limits: RelayLimits,
   op: SnapshotOp,
@@ -79,7 +76,7 @@ async function encodeCapture(
   const bounds = { maxWidth: op.maxWidth, maxHeight: op.maxHeight, snapshotPixels: limits.snapshotPixels };
   const fitted = await encodeWithin(
     encoder,
-    lent,
+    bitmap,
     fitSnapshot(bitmap.width, bitmap.height, bounds),
     op.format,
     limits.snapshotBytes,
