@@ -185,6 +185,32 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(seen.after).toEqual(seen.before);
   });
 
+  it('SPEC §8 a box cut again for the same text is checked, not searched; a changed width or text is cut anew to the longest prefix that fits', async () => {
+    const { page } = await openPage();
+    const recut = (width: number, firstText?: string) =>
+      page.evaluate(([w, t]) => window.sdkCaptureTest.recutNames(w, t), [width, firstText] as const);
+    const longest = (seen: Awaited<ReturnType<typeof recut>>): void => {
+      expect(seen.fits).toEqual([true, true, true, true]);
+      expect(seen.longerFits).toEqual([false, false, false, false]);
+      expect(seen.restored).toBe(true);
+    };
+    const first = await recut(90);
+    longest(first);
+    const again = await recut(90);
+    longest(again);
+    expect(again.cut).toEqual(first.cut);
+    // Checked: the last cut, one character more, the cut again; the search writes once per step and once more.
+    for (const index of [0, 2, 3]) expect(again.writes[index]).toBeLessThan(first.writes[index]!);
+    for (const width of [60, 140, 90, 35]) {
+      const seen = await recut(width);
+      longest(seen);
+      expect(seen.cut[0]).not.toBe(width === 90 ? '' : first.cut[0]);
+    }
+    const renamed = await recut(90, 'Solana / Tether perpetual swap, quarterly');
+    longest(renamed);
+    expect(renamed.cut[0]!.startsWith('Solana')).toBe(true);
+  });
+
   it('SPEC §8 text the page writes while a capture has it cut is kept; a capture leaves the page as it was, its memo intact', async () => {
     const { page, errors } = await openPage();
     const seen = await page.evaluate(() => window.sdkCaptureTest.cutNames('Changed by the page'));

@@ -43,6 +43,45 @@ function cutAt(text: string, index: number): number {
   return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
 }
 
+/** The prefix of `text` that cut position `middle` shows, with "…". */
+const shownAt = (text: string, middle: number): string =>
+  (middle >= 0 ? text.slice(0, cutAt(text, middle)) : '') + ELLIPSIS;
+
+/** Each box's last cut: the text it was searched for and the position found. */
+const lastCuts = new WeakMap<Element, { text: string; best: number }>();
+
+/**
+ * The cut position found for the same text last time, when it is still the
+ * longest that fits: it fits and one more character does not. Fitting grows
+ * no wider as the prefix shortens (what the search itself relies on), so that
+ * is the position the search would find, in two layouts instead of about
+ * log2(length) + 1.
+ */
+function lastCutStillHolds(element: Element, text: string, write: (value: string) => void): number | null {
+  const last = lastCuts.get(element);
+  if (last?.text !== text) return null;
+  const { best } = last;
+  write(shownAt(text, best));
+  if (best >= 0 && !fits(element)) return null;
+  if (best >= text.length) return best;
+  write(shownAt(text, best + 1));
+  return fits(element) ? null : best;
+}
+
+/** The last position whose prefix fits with "…" (-1 when none does), by binary search. */
+function searchCut(element: Element, text: string, write: (value: string) => void): number {
+  let low = 0;
+  let high = text.length;
+  let best = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    write(shownAt(text, middle));
+    if (fits(element)) [best, low] = [middle, middle + 1];
+    else high = middle - 1;
+  }
+  return best;
+}
+
 /** Writes the longest prefix of `element`'s text that fits with "…"; returns how to put the text back. */
 function cut(element: Element, nodes: Text[]): () => void {
   const saved = nodes.map((node) => node.data);
@@ -50,16 +89,9 @@ function cut(element: Element, nodes: Text[]): () => void {
   const write = (value: string): void => {
     nodes.forEach((node, index) => (node.data = index === 0 ? value : ''));
   };
-  let low = 0;
-  let high = text.length;
-  let best = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    write(text.slice(0, cutAt(text, middle)) + ELLIPSIS);
-    if (fits(element)) [best, low] = [middle, middle + 1];
-    else high = middle - 1;
-  }
-  const shown = (best >= 0 ? text.slice(0, cutAt(text, best)) : '') + ELLIPSIS;
+  const best = lastCutStillHolds(element, text, write) ?? searchCut(element, text, write);
+  lastCuts.set(element, { text, best });
+  const shown = shownAt(text, best);
   write(shown);
   return () => {
     if (element.textContent === shown) nodes.forEach((node, index) => (node.data = saved[index]!));

@@ -41,7 +41,9 @@ export function scrolledOutOfView(root: HTMLElement): Set<Element> {
     acceptNode: (node) => (hidden.has(node as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
-    if (clips(node as Element)) collectOutside(node as Element, hidden);
+    // A box without element children hides none (its own text is not left out): its four layout reads are saved.
+    const element = node as Element;
+    if (element.childElementCount > 0 && clips(element)) collectOutside(element, hidden);
   }
   return hidden;
 }
