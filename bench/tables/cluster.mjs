@@ -6,7 +6,9 @@
  * terminal in Chromium paired through the owner, one MCP client (HTTP) per
  * node. Target: forwarded p50 ≤ 1.5 × owner p50. Anchors: a bare Redis
  * round trip between two connections by pub/sub (what forwarding uses) and by
- * a stream (XADD + blocking XREAD), measured side by side.
+ * a stream (XADD + blocking XREAD), measured side by side. With
+ * `TRADESCRIPT_BENCH_BIN` the nodes are that build's CLI (before and after a
+ * change, run alternately).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { measureRoundTrip, runRoundTrips, settle } from '../lib/measure.mjs';
 import { roundAll, summarizeTrials, trialStats } from '../lib/stats.mjs';
 import { registerTsLoader } from '../lib/typescript.mjs';
-import { REQUEST_OPTIONS } from '../lib/tradescript.mjs';
+import { launchOptions, REQUEST_OPTIONS } from '../lib/tradescript.mjs';
 
 const TOKEN = 'bench-cluster-token-0123456789abcdef';
 
@@ -32,7 +34,10 @@ export async function runCluster(ctx) {
   try {
     const node = async () => {
       const args = ['serve', '--http', '127.0.0.1:0', '--cluster', redis.url, '--token-file', tokenFile];
-      const server = await ctx.h.startServer([...args, '--allowed-origin', page.origin, '--log-level', 'warn']);
+      const server = await ctx.h.startServer(
+        [...args, '--allowed-origin', page.origin, '--log-level', 'warn'],
+        launchOptions(),
+      );
       started.push(server);
       await waitReady(server.ready.readyUrl);
       return server;

@@ -18,6 +18,7 @@ import {
   makeError,
   relayLimitsOf,
 } from './index.js';
+import { ClusterEventSchema, InboxMessageSchema } from './wire/clusterBus.js';
 
 type Schema = zm.ZodMiniType;
 
@@ -31,6 +32,9 @@ const HOT: Array<[string, Schema]> = [
   ['ServerFrame', ServerFrameSchema],
   ['CallReceipt', CallReceiptSchema],
   ['BatchData', BatchDataSchema],
+  // Cluster mode (SPEC §14): a forwarded call's request and outcome are read on every call.
+  ['InboxMessage', InboxMessageSchema],
+  ['ClusterEvent', ClusterEventSchema],
   ...TOOLS.map((tool): [string, Schema] => [`${tool.name} input`, tool.input]),
 ];
 const OTHERS: Array<[string, Schema]> = [
@@ -200,6 +204,46 @@ describe('fast paths (issue 15 item 1) never accept what zod rejects, and answer
     const parsed = fastParser(CallReceiptSchema)(RECEIPT) as typeof RECEIPT;
     expect(parsed).not.toBe(RECEIPT);
     expect(parsed.result).toBe(RECEIPT.result);
+  });
+
+  it("SPEC §14 a forwarded call's request and outcome are answered by the fast path", () => {
+    const request = {
+      t: 'request',
+      principal: 'desk-1',
+      sessionId: 's_7vMptzLZPEp0FvNj',
+      attachment: { attachmentId: 'a_ZB8gn2xzBXOA1Xj6', namespace: 'ns_kl3QludBpDGHUXGkUq4uFQ' },
+      info: { clientName: 'client', transport: 'http' },
+      op: {
+        kind: 'call',
+        call: {
+          target: { scope: 'session' },
+          controlId: 'desk.echo',
+          args: ['bench'],
+          operationId: 'gen-1',
+          callerOperationId: false,
+        },
+      },
+      adapter: { maxAccess: 'write', allowControls: null },
+      limits: relayLimitsOf(DEFAULT_LIMITS),
+      deadlineMs: 29_997,
+      progress: false,
+      id: 'n_8sc_gYkMYyb4.5l',
+      from: 'n_8sc_gYkMYyb4',
+    };
+    const outcome = {
+      t: 'outcome',
+      id: 'n_8sc_gYkMYyb4.5l',
+      outcome: { ok: true, data: RECEIPT, environment: 'paper' },
+    };
+    const failed = {
+      t: 'outcome',
+      id: 'n_8sc_gYkMYyb4.5m',
+      outcome: { ok: false, error: makeError('uncertain_execution', 'x'), environment: null },
+    };
+    const inbox = fastParser(InboxMessageSchema);
+    for (const message of [request, outcome, failed]) expect(agree(InboxMessageSchema, inbox, message)).toBe(true);
+    const event = { t: 'sessions', from: 'n_8sc_gYkMYyb4', principal: 'desk-1', sessionId: null };
+    expect(agree(ClusterEventSchema, fastParser(ClusterEventSchema), event)).toBe(true);
   });
 
   it('SPEC §4 unknown and prototype keys in a strict object or a record are left to zod', () => {
