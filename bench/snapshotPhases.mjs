@@ -5,7 +5,8 @@
  * read back after each capture and placed on one clock with the client's.
  * `node bench/snapshotPhases.mjs [captures] [widgetId]` (default 6, terminal);
  * the first capture is the cold one, the rest are summarized (median per phase); with `PHASES_COMPARE_BIN`, another
- * build's demo is captured in turns with this one's (the first capture of each build is its cold one). The build marks its phases
+ * build's demo is captured in turns with this one's (the first capture of each build is its cold one; the order within a
+ * round flips every round, and each run's warm wall per round is printed with the rounds it was lower in). The build marks its phases
  * (`src/sdk/phaseMark.ts`) once this sets `__tradescriptPhaseMarks` in the page and the bridge worker; a long
  * task ('longtask' observer, over 50 ms) is printed with the marks it holds. `PHASES_VERBOSE=1` prints every
  * mark of every capture. Timestamps of page, worker and this process are placed on one clock (timeOrigin).
@@ -88,7 +89,10 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const cold = new Set();
   for (let i = 0; i < captures; i++) {
-    const [variant, flags, terminal] = runs[i % runs.length];
+    // Rounds of one capture per run; the order within a round flips every round, so neither takes the first slot always.
+    const round = Math.floor(i / runs.length);
+    const slot = i % runs.length;
+    const [variant, flags, terminal] = runs[round % 2 === 0 ? slot : runs.length - 1 - slot];
     const first = !cold.has(terminal);
     cold.add(terminal);
     const worker = terminal.page.workers()[0];
@@ -109,7 +113,7 @@ try {
       ...(await marksOf(terminal.page)).map((m) => ({ ...m, where: 'page' })),
       ...(worker ? await marksOf(worker) : []).map((m) => ({ ...m, where: 'worker' })),
     ].sort((a, b) => a.at - b.at);
-    summaries.push({ variant, first, ...summarize(marks, t0, t1) });
+    summaries.push({ variant, first, round, ...summarize(marks, t0, t1) });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const long = await terminal.page.evaluate(() => {
       const w = /** @type {any} */ (window);
@@ -141,14 +145,40 @@ try {
   for (const [variant] of runs) {
     const warm = summaries.filter((s) => !s.first && s.variant === variant);
     console.log(`${variant}: warm medians of ${warm.length}:`);
-    for (const key of Object.keys(summaries[0]).filter((k) => k !== 'variant' && k !== 'first')) {
+    for (const key of Object.keys(summaries[0]).filter((k) => !['variant', 'first', 'round'].includes(k))) {
       const values = warm.map((s) => s[key] ?? 0).sort((a, b) => a - b);
       console.log(
         `  ${key.padEnd(22)} ${values[Math.floor(values.length / 2)].toFixed(1).padStart(7)}   [${values.map((v) => v.toFixed(0)).join(' ')}]`,
       );
     }
   }
+  printRounds(
+    summaries,
+    runs.map(([label]) => label),
+  );
 } finally {
   for (const [, terminal] of builds) await terminal.close();
   await h.closeAll();
+}
+
+/**
+ * With two runs or more (builds or variants): each run's warm wall per round, and, for every run against the
+ * first, in how many rounds it was lower and the median of its wall over the first's, round by round.
+ */
+function printRounds(all, labels) {
+  if (labels.length < 2) return;
+  const wallOf = (label, round) => all.find((s) => s.variant === label && s.round === round && !s.first)?.wall;
+  const rounds = [...new Set(all.map((s) => s.round))].filter((r) => labels.every((l) => wallOf(l, r) !== undefined));
+  console.log(`warm wall per round (ms), ${rounds.length} rounds with every run warm, order flipping each round:`);
+  for (const label of labels)
+    console.log(`  ${label.padEnd(22)} ${rounds.map((r) => wallOf(label, r).toFixed(0)).join(' ')}`);
+  const [first, ...others] = labels;
+  for (const label of others) {
+    const ratios = rounds.map((r) => wallOf(label, r) / wallOf(first, r)).sort((a, b) => a - b);
+    const lower = ratios.filter((x) => x < 1).length;
+    const median = ratios.length ? ratios[Math.floor(ratios.length / 2)].toFixed(3) : '-';
+    console.log(
+      `  ${label} vs ${first}: lower in ${lower} of ${rounds.length} rounds, paired median wall ratio ${median}`,
+    );
+  }
 }
