@@ -13,15 +13,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { modernMeta, toolsCallLine, type WireEra } from '../src/testing/modernEnvelope.js';
 import { startServer } from './harness/server.js';
 
-type Era = '2025-11-25' | '2026-07-28';
+type Era = WireEra;
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
+const ENVELOPE = modernMeta();
 
 /** Each case's params (undefined: none sent). */
 const CASES: Record<string, unknown> = {
@@ -46,18 +43,6 @@ const CASES: Record<string, unknown> = {
 
 const FIXTURE = new URL('./fixtures/malformedToolsCall.json', import.meta.url);
 const BASELINE = process.env['TRADESCRIPT_BASELINE_BIN'];
-
-/** A 2026 request carries the envelope in `params._meta` (kept broken where the case breaks `_meta`). */
-function lineOf(id: string, era: Era, params: unknown): string {
-  let sent = params;
-  if (era === '2026-07-28' && params !== null && typeof params === 'object' && !Array.isArray(params)) {
-    const meta = (params as { _meta?: unknown })._meta;
-    const merged =
-      meta === undefined ? ENVELOPE : typeof meta === 'object' && meta !== null ? { ...meta, ...ENVELOPE } : meta;
-    sent = { ...params, _meta: merged };
-  }
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', ...(sent === undefined ? {} : { params: sent }) });
-}
 
 function openingOf(era: Era): string[] {
   if (era === '2026-07-28')
@@ -100,7 +85,7 @@ async function answers(era: Era, bin?: string): Promise<Record<string, string[]>
         method: 'ping',
         ...(era === '2026-07-28' ? { params: { _meta: ENVELOPE } } : {}),
       };
-      server.child.stdin?.write(`${lineOf(id, era, params)}\n${JSON.stringify(ping)}\n`);
+      server.child.stdin?.write(`${toolsCallLine(id, era, params)}\n${JSON.stringify(ping)}\n`);
       await until(hasId(fence));
       // A line that is no JSON-RPC request gets no answer (the transport drops it), in both builds.
       await until(hasId(id), 20);

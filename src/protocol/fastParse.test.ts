@@ -5,6 +5,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { mutate, mutationArbitrary, setOwn, type Mutation } from '../testing/mutations.js';
 import { arbitraryFor, type JsonSchema } from '../testing/schemaArbitrary.js';
+import { forwardedCallRequest } from '../testing/clusterMessages.js';
 import { DECLINE, fastParser, fastSafeParse, withFastPath, type FastParser } from './fastParse.js';
 import {
   BatchDataSchema,
@@ -207,29 +208,7 @@ describe('fast paths (issue 15 item 1) never accept what zod rejects, and answer
   });
 
   it("SPEC §14 a forwarded call's request and outcome are answered by the fast path", () => {
-    const request = {
-      t: 'request',
-      principal: 'desk-1',
-      sessionId: 's_7vMptzLZPEp0FvNj',
-      attachment: { attachmentId: 'a_ZB8gn2xzBXOA1Xj6', namespace: 'ns_kl3QludBpDGHUXGkUq4uFQ' },
-      info: { clientName: 'client', transport: 'http' },
-      op: {
-        kind: 'call',
-        call: {
-          target: { scope: 'session' },
-          controlId: 'desk.echo',
-          args: ['bench'],
-          operationId: 'gen-1',
-          callerOperationId: false,
-        },
-      },
-      adapter: { maxAccess: 'write', allowControls: null },
-      limits: relayLimitsOf(DEFAULT_LIMITS),
-      deadlineMs: 29_997,
-      progress: false,
-      id: 'n_8sc_gYkMYyb4.5l',
-      from: 'n_8sc_gYkMYyb4',
-    };
+    const request = forwardedCallRequest('n_8sc_gYkMYyb4.5l', 'n_8sc_gYkMYyb4', ['bench'], 29_997);
     const outcome = {
       t: 'outcome',
       id: 'n_8sc_gYkMYyb4.5l',

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import {
   ClusterEventSchema,
   InboxMessageSchema,
   type ClusterEvent,
   type InboxMessage,
 } from '../../protocol/wire/clusterBus.js';
+import { forwardedCallRequest } from '../../testing/clusterMessages.js';
 import { startTestRedis, type TestRedis } from '../../testing/redisServer.js';
 import { waitUntil } from '../../testing/waitUntil.js';
 import { createLogger } from '../log.js';
@@ -23,29 +23,7 @@ import { DEFAULT_REDIS_TIMING, openRedis, type RedisClients } from './redisClien
 const FROM = 'n_sender000001';
 const TO = 'n_receiver0001';
 
-const REQUEST = {
-  t: 'request',
-  id: `${FROM}.1`,
-  from: FROM,
-  principal: 'desk-1',
-  sessionId: 's_7vMptzLZPEp0FvNj',
-  attachment: { attachmentId: 'a_ZB8gn2xzBXOA1Xj6', namespace: 'ns_kl3QludBpDGHUXGkUq4uFQ' },
-  info: { clientName: 'client', transport: 'http' },
-  op: {
-    kind: 'call',
-    call: {
-      target: { scope: 'session' },
-      controlId: 'desk.echo',
-      args: ['x'],
-      operationId: 'gen-1',
-      callerOperationId: false,
-    },
-  },
-  adapter: { maxAccess: 'write', allowControls: null },
-  limits: relayLimitsOf(DEFAULT_LIMITS),
-  deadlineMs: 30_000,
-  progress: false,
-};
+const REQUEST = forwardedCallRequest(`${FROM}.1`, FROM);
 const OUTCOME = { t: 'outcome', id: `${FROM}.1`, outcome: { ok: true, data: { value: 'x' }, environment: 'paper' } };
 const EVENT = { t: 'sessions', from: FROM, principal: 'desk-1', sessionId: null };
 

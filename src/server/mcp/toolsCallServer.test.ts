@@ -10,10 +10,11 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PassThrough, Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { modernMeta, toolsCallLine, type WireEra } from '../../testing/modernEnvelope.js';
 import { StdioWire } from './stdioTransport.js';
 import { ToolsCallServer } from './toolsCallServer.js';
 
-type Era = '2025-11-25' | '2026-07-28';
+type Era = WireEra;
 type Kind = 'sdk' | 'ours';
 
 const RESULT: CallToolResult = {
@@ -22,11 +23,7 @@ const RESULT: CallToolResult = {
   isError: false,
 };
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'equivalence', version: '1' },
-};
+const ENVELOPE = modernMeta();
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -134,25 +131,12 @@ const params = fc.record(
 
 const request = fc.record({ params: fc.oneof({ arbitrary: params, weight: 5 }, { arbitrary: odd, weight: 1 }) });
 
-/** The line of one generated request on `era` (a 2026 request carries the envelope in `params._meta`). */
-function lineOf(id: string, era: Era, generated: { params: unknown }): string {
-  let sent = generated.params;
-  if (era === '2026-07-28' && sent !== null && typeof sent === 'object' && !Array.isArray(sent)) {
-    const meta = (sent as { _meta?: unknown })._meta;
-    const own = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : {};
-    sent = { ...sent, _meta: { ...own, ...ENVELOPE } };
-  }
-  const message: Record<string, unknown> = { jsonrpc: '2.0', id, method: 'tools/call' };
-  if (sent !== undefined) message['params'] = sent;
-  return JSON.stringify(message);
-}
-
 describe('issue 15 tools/call is checked once, with the SDK check', () => {
   for (const era of ['2025-11-25', '2026-07-28'] as const) {
     it(`SPEC §3 ${era}: valid, mutated and hostile tools/call requests get the same bytes and the handler the same params as from the SDK's Server`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 12 }), async (generated) => {
-          const requests = generated.map((g, i) => ({ id: `q${i}`, line: lineOf(`q${i}`, era, g) }));
+          const requests = generated.map((g, i) => ({ id: `q${i}`, line: toolsCallLine(`q${i}`, era, g.params) }));
           const [sdk, ours] = [await serve('sdk', era, requests), await serve('ours', era, requests)];
           expect([...ours.lines.keys()].sort()).toEqual([...sdk.lines.keys()].sort());
           for (const { id } of requests) {
@@ -167,7 +151,7 @@ describe('issue 15 tools/call is checked once, with the SDK check', () => {
   }
 
   it('SPEC §3 a malformed request gets InvalidParams naming the field, as from the SDK', async () => {
-    const requests = [{ id: 'bad', line: lineOf('bad', '2025-11-25', { params: { name: 7 } }) }];
+    const requests = [{ id: 'bad', line: toolsCallLine('bad', '2025-11-25', { name: 7 }) }];
     const { lines, seen } = await serve('ours', '2025-11-25', requests);
     const answer = JSON.parse(lines.get('bad') ?? '{}') as { error?: { code: number; message: string } };
     expect(answer.error?.code).toBe(-32602);
