@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { hubFilePath } from '../http/hubFile.js';
 import { createLogger } from '../log.js';
+import { modernMeta } from '../../testing/modernEnvelope.js';
 import { testConfig } from '../testing/testHarness.js';
 import { main } from '../cli/main.js';
 import { ProbeEnded, startServer } from './startServer.js';
@@ -15,13 +16,7 @@ const discover = {
   jsonrpc: '2.0',
   id: 0,
   method: 'server/discover',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
+  params: { _meta: modernMeta('probe') },
 };
 const listTools = { ...discover, id: 1, method: 'tools/list' };
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
