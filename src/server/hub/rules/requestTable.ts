@@ -24,8 +24,7 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
   readonly onProgress?: HubRequestOptions['onProgress'];
   readonly resolve: (outcome: HubOutcome) => void;
-  /** The requests its abort signal cancels (this one among them while in flight). */
-  readonly cancels: Set<string> | null;
+  readonly unlisten: () => void;
 }
 
 /** How a frame naming a request id was taken. */
@@ -39,14 +38,6 @@ export class RequestTable {
   private readonly pending = new Map<string, Pending>();
   /** Finished request id → the socket that owned it, so its late answer is dropped, not foreign. */
   private readonly finished = new Map<string, RelayServerConnection>();
-  /**
-   * Per abort signal, the requests in flight it cancels: one listener per
-   * signal, added with its first request and left in place, since removing an
-   * `EventTarget` listener per call cost about as much as the whole hub
-   * dispatch (issue 15). A finished request leaves the set; the signal's end
-   * (an MCP request's signal ends with it) takes the rest.
-   */
-  private readonly bySignal = new WeakMap<AbortSignal, Set<string>>();
   private counter = 0;
 
   constructor(
@@ -64,6 +55,7 @@ export class RequestTable {
   ): Promise<HubOutcome> {
     const id = `r${(++this.counter).toString(36)}`;
     return new Promise((resolve) => {
+      const onAbort = () => this.cancel(id);
       const timer = setTimeout(() => this.expire(id), body.deadlineMs + this.deadlineGraceMs);
       timer.unref();
       const entry: Pending = {
@@ -76,25 +68,12 @@ export class RequestTable {
         timer,
         onProgress: options.onProgress,
         resolve,
-        cancels: options.signal ? this.cancelledBy(options.signal, id) : null,
+        unlisten: () => options.signal?.removeEventListener('abort', onAbort),
       };
       this.pending.set(id, entry);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       conn.send({ t: 'request', id, ...body });
     });
-  }
-
-  /** Adds `id` to the requests `signal` cancels, listening to it once for all of them. */
-  private cancelledBy(signal: AbortSignal, id: string): Set<string> {
-    let ids = this.bySignal.get(signal);
-    if (!ids) {
-      const all = new Set<string>();
-      ids = all;
-      this.bySignal.set(signal, all);
-      // In the order they were sent, as one listener per request ran; a cancelled read leaves the set as it goes.
-      signal.addEventListener('abort', () => [...all].forEach((each) => this.cancel(each)), { once: true });
-    }
-    ids.add(id);
-    return ids;
   }
 
   /** A `response` frame from `conn`. */
@@ -184,7 +163,7 @@ export class RequestTable {
     if (!p) return;
     this.pending.delete(id);
     clearTimeout(p.timer);
-    p.cancels?.delete(id);
+    p.unlisten();
     this.finished.set(id, p.conn);
     if (this.finished.size > FINISHED_KEPT) this.finished.delete(this.finished.keys().next().value as string);
     p.resolve(outcome);
