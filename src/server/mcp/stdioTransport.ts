@@ -14,7 +14,6 @@
  */
 import {
   parseJSONRPCMessage,
-  serializeMessage,
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -22,6 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
 import { isRecord } from '../../protocol/index.js';
+import { messageLine } from './messageLine.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -172,7 +172,7 @@ export class StdioWire implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('StdioWire is closed'));
     const stdout = this.stdout;
-    if (stdout.write(serializeMessage(message))) return Promise.resolve();
+    if (stdout.write(messageLine(message))) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const settle = (error?: Error) => {
         stdout.off('error', settle);
