@@ -1,10 +1,18 @@
 import fc from 'fast-check';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { specTypeSchemas, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  specTypeSchemas,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { PassThrough, Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { plainJsonRpc, StdioWire } from './stdioTransport.js';
+import { plainJsonRpc, plainJsonRpcRequest, StdioWire } from './stdioTransport.js';
 
 const MessageSchema = specTypeSchemas.JSONRPCMessage as unknown as {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false };
@@ -93,6 +101,37 @@ describe('plainJsonRpc', () => {
     const related = { ...CALL, params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } } };
     expect(plainJsonRpc(related)).toBe(false);
     expect(plainJsonRpc(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{}}}'))).toBe(false);
+  });
+});
+
+/** How the SDK's `Protocol.connect` sorts a message (SDK 2.4: responses first, then requests, then notifications). */
+function sdkSorting(value: unknown): 'response' | 'request' | 'notification' | 'unknown' {
+  if (isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value)) return 'response';
+  if (isJSONRPCRequest(value)) return 'request';
+  return isJSONRPCNotification(value) ? 'notification' : 'unknown';
+}
+
+describe('plainJsonRpcRequest', () => {
+  it('issue 15: vouches only for messages the SDK sorts as requests, so ToolsCallServer may skip its sorting', () => {
+    let vouched = 0;
+    fc.assert(
+      fc.property(near, (value) => {
+        const json = JSON.parse(JSON.stringify(value)) as unknown;
+        if (!plainJsonRpcRequest(json)) return;
+        vouched += 1;
+        expect(sdkSorting(json)).toBe('request');
+      }),
+      { numRuns: 3000 },
+    );
+    expect(vouched).toBeGreaterThan(20);
+  });
+
+  it('vouches for a tools/call, not for a notification, a response or an odd id', () => {
+    expect(plainJsonRpcRequest(CALL)).toBe(true);
+    expect(plainJsonRpcRequest({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(false);
+    expect(plainJsonRpcRequest({ jsonrpc: '2.0', id: 1, result: {} })).toBe(false);
+    expect(plainJsonRpcRequest({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } })).toBe(false);
+    expect(plainJsonRpcRequest({ ...CALL, id: null })).toBe(false);
   });
 });
 

@@ -14,13 +14,14 @@
  */
 import {
   parseJSONRPCMessage,
-  serializeMessage,
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type Transport,
 } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
 import { isRecord } from '../../protocol/index.js';
+import { messageLine } from './messageLine.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -63,6 +64,15 @@ export function plainJsonRpc(value: unknown): value is JSONRPCMessage {
     if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return false;
   }
   return plainParams(value.params);
+}
+
+/**
+ * True when `value` is certainly a JSON-RPC request as the SDK's `Protocol`
+ * sorts messages (`isJSONRPCRequest` true, neither response check true):
+ * {@link plainJsonRpc} with an id, which leaves no room for `result` or `error`.
+ */
+export function plainJsonRpcRequest(value: unknown): value is JSONRPCRequest {
+  return plainJsonRpc(value) && Object.hasOwn(value, 'id');
 }
 
 /** A JSON-RPC message of one line of JSON; throws the SDK's parse error for JSON that is not one. */
@@ -162,7 +172,7 @@ export class StdioWire implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('StdioWire is closed'));
     const stdout = this.stdout;
-    if (stdout.write(serializeMessage(message))) return Promise.resolve();
+    if (stdout.write(messageLine(message))) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const settle = (error?: Error) => {
         stdout.off('error', settle);

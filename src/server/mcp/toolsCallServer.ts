@@ -27,7 +27,9 @@ import {
   type Result,
   type ServerContext,
   type StandardSchemaV1,
+  type Transport,
 } from '@modelcontextprotocol/server';
+import { plainJsonRpcRequest } from './stdioTransport.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -39,6 +41,11 @@ interface InputRequiredSeam {
     request: JSONRPCRequest,
     ctx: ServerContext,
   ): Promise<Result>;
+}
+
+/** The SDK's request dispatch (`Protocol._onrequest`); private in 2.4, so reached by name. */
+interface RequestSeam {
+  _onrequest(request: JSONRPCRequest, extra: Parameters<NonNullable<Transport['onmessage']>>[1]): void;
 }
 
 /**
@@ -69,6 +76,29 @@ export class ToolsCallServer extends Server {
     } finally {
       this.registeringOwn = false;
     }
+  }
+
+  /**
+   * Connects as the SDK does, then sends each message {@link plainJsonRpcRequest}
+   * vouches for straight to the SDK's request dispatch. The SDK's own sorting
+   * (`Protocol.connect`) tries the result and error response schemas with zod
+   * first, failing both for every request, then the request schema; a vouched
+   * request is one all three would sort as a request (property-tested in
+   * `stdioTransport.test.ts`), so only the cost changes. Everything else goes
+   * through the SDK's sorting as before.
+   */
+  override async connect(transport: Transport): Promise<void> {
+    // What the SDK's sorting calls first with every message (it captures it too).
+    const before = transport.onmessage;
+    await super.connect(transport);
+    const sorted = transport.onmessage;
+    const seam = this as unknown as Partial<RequestSeam>;
+    if (!sorted || typeof seam._onrequest !== 'function') return;
+    transport.onmessage = (message, extra) => {
+      if (!plainJsonRpcRequest(message)) return sorted(message, extra);
+      before?.(message, extra);
+      (this as unknown as RequestSeam)._onrequest(message, extra);
+    };
   }
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {

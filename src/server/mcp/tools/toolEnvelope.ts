@@ -4,6 +4,7 @@
  * exactly when `error` is non-null.
  */
 import type { CallToolResult, ImageContent } from '@modelcontextprotocol/server';
+import { rememberJsonText } from '../messageLine.js';
 import { errorEnvelope, okEnvelope, type Environment, type ErrorObject, type Meta } from '../../../protocol/index.js';
 
 /** What a result's `meta` is made from. */
@@ -36,6 +37,8 @@ function toResult(
   extra: ImageContent[],
   text: string = JSON.stringify(payload),
 ): CallToolResult {
+  // The stdio line writes structuredContent from this text (messageLine.ts); nothing changes the payload after.
+  rememberJsonText(payload, text);
   return { content: [{ type: 'text', text }, ...extra], structuredContent: payload, isError };
 }
 
