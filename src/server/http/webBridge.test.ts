@@ -215,7 +215,15 @@ describe('headersInit', () => {
     { weight: 6, arbitrary: token },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('host', 'content-type', 'accept', 'mcp-session-id', 'set-cookie', 'origin'),
+      arbitrary: fc.constantFrom(
+        'host',
+        'content-type',
+        'accept',
+        'mcp-session-id',
+        'set-cookie',
+        'origin',
+        '__proto__',
+      ),
     },
     // Hostile: not a header name at all.
     { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },

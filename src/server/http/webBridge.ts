@@ -50,12 +50,16 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
  * into the request's own). When every value is one string the record goes as
  * is: its names are unique, so the `Request` appending each equals setting
  * it. Otherwise (a repeated `set-cookie` gives an array; `undefined` is
- * skipped) a `Headers` built here as before, whose copy also trims what
- * appending the parts joined. `webBridge.test.ts` holds both to the former
- * path over generated, mutated and hostile records.
+ * skipped; a header named `__proto__`, which Node drops anyway) a `Headers`
+ * built here as before, whose copy also trims what appending the parts joined.
+ * `webBridge.test.ts` holds both to the former path over generated, mutated
+ * and hostile records.
  */
 export function headersInit(headers: IncomingHttpHeaders): HeadersInit {
-  for (const name in headers) if (typeof headers[name] !== 'string') return builtHeaders(headers);
+  for (const name in headers) {
+    // A record is copied into a plain object first, where `__proto__` would not stay a key.
+    if (typeof headers[name] !== 'string' || name === '__proto__') return builtHeaders(headers);
+  }
   return headers as Record<string, string>;
 }
 
