@@ -93,12 +93,6 @@ export const HELD_HEADERS_MS = 1_000;
  *   and the stream's end that follow each other share one write.)
  */
 export async function sendWebResponse(res: ServerResponse, response: Response, holdHeadersMs = 0): Promise<void> {
-  if (holdHeadersMs > 0 && response.body && isEventStream(response.headers.get('content-type') ?? undefined)) {
-    // A held event stream sends nothing before its first event: its setup waits for the end of this
-    // turn, after the request's own handler (the relay frame to the page) instead of ahead of it.
-    // A JSON answer (2026-07-28) is handed over whole, once answered: written at once.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   if (!response.body) {
@@ -116,7 +110,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
   }
   res.writeHead(response.status, headers);
   let held: NodeJS.Timeout | undefined;
-  if (holdHeadersMs > 0 && response.body && isEventStream(response.headers.get('content-type') ?? undefined)) {
+  if (holdHeadersMs > 0) {
     held = setTimeout(() => {
       held = undefined;
       if (!res.destroyed) res.flushHeaders();
