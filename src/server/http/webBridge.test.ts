@@ -1,7 +1,14 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendWebResponse, toWebRequest } from './webBridge.js';
+import { headersInit, sendWebResponse, toWebRequest } from './webBridge.js';
 
 const servers: Server[] = [];
 
@@ -178,5 +185,94 @@ describe('toWebRequest', () => {
     await aborted;
     expect(request.signal.aborted).toBe(true);
     release();
+  });
+});
+
+describe('headersInit', () => {
+  /** The headers toWebRequest built before (6bd4779…63a315f): a `Headers` set and appended entry by entry. */
+  function formerHeaders(headers: IncomingHttpHeaders): Headers {
+    const built = new Headers();
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const one of value) built.append(name, one);
+      else built.set(name, value);
+    }
+    return built;
+  }
+
+  /** A request's headers as given by `init`, or the error's class when they are refused. */
+  function outcome(make: () => HeadersInit | Headers): { entries: [string, string][] } | { threw: string } {
+    try {
+      const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers: make() });
+      return { entries: [...request.headers] };
+    } catch (error) {
+      return { threw: (error as Error).constructor.name };
+    }
+  }
+
+  const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9a-z-]{1,12}$/);
+  const name = fc.oneof(
+    { weight: 6, arbitrary: token },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'host',
+        'content-type',
+        'accept',
+        'mcp-session-id',
+        'set-cookie',
+        'origin',
+        '__proto__',
+      ),
+    },
+    // Hostile: not a header name at all.
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
+  const value = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.string({
+        unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+        maxLength: 20,
+      }),
+    },
+    // As Node's parser hands over obs-text: latin1, and padding the Headers trim.
+    {
+      weight: 2,
+      arbitrary: fc.string({
+        unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)),
+        maxLength: 8,
+      }),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('', ' padded\t', 'a, b') },
+    // Hostile: not a ByteString, or a line break.
+    { weight: 1, arbitrary: fc.constantFrom('é€', 'x\r\ny: z', '\u0000', '\u{1F600}') },
+  );
+  const record: fc.Arbitrary<IncomingHttpHeaders> = fc
+    .dictionary(
+      name,
+      fc.oneof(
+        { weight: 8, arbitrary: value },
+        { weight: 1, arbitrary: fc.array(value, { maxLength: 3 }) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      ),
+      { maxKeys: 12 },
+    )
+    // Node's `req.headers` has no prototype.
+    .map((entries) => Object.assign(Object.create(null) as IncomingHttpHeaders, entries));
+
+  it('gives the Request the headers the former Headers gave it, or refuses the same inputs', () => {
+    fc.assert(
+      fc.property(record, (headers) => {
+        expect(outcome(() => headersInit(headers))).toEqual(outcome(() => formerHeaders(headers)));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('passes a record of single values as it is', () => {
+    const single: IncomingHttpHeaders = { host: '127.0.0.1:1', accept: 'application/json' };
+    expect(headersInit(single)).toBe(single);
+    expect(headersInit({ host: 'h', 'set-cookie': ['a=1', 'b=2'] })).toBeInstanceOf(Headers);
   });
 });

@@ -9,7 +9,7 @@
  * request's signal aborts when the client goes away, which is how a
  * 2026-07-28 client cancels a call over HTTP.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * A web `Request` whose `signal` is the one it was made with. Undici's own
@@ -40,14 +40,37 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
-    else headers.set(name, value);
-  }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new NodeRequest(url, { method: req.method ?? 'GET', headers }, controller.signal);
+  return new NodeRequest(url, { method: req.method ?? 'GET', headers: headersInit(req.headers) }, controller.signal);
+}
+
+/**
+ * Node's header record as the `Request`'s headers, filled once by the
+ * `Request` itself (a `Headers` built here is copied again, entry by entry,
+ * into the request's own). When every value is one string the record goes as
+ * is: its names are unique, so the `Request` appending each equals setting
+ * it. Otherwise (a repeated `set-cookie` gives an array; `undefined` is
+ * skipped; a header named `__proto__`, which Node drops anyway) a `Headers`
+ * built here as before, whose copy also trims what appending the parts joined.
+ * `webBridge.test.ts` holds both to the former path over generated, mutated
+ * and hostile records.
+ */
+export function headersInit(headers: IncomingHttpHeaders): HeadersInit {
+  for (const name in headers) {
+    // A record is copied into a plain object first, where `__proto__` would not stay a key.
+    if (typeof headers[name] !== 'string' || name === '__proto__') return builtHeaders(headers);
+  }
+  return headers as Record<string, string>;
+}
+
+function builtHeaders(headers: IncomingHttpHeaders): Headers {
+  const built = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) built.append(name, one);
+    else built.set(name, value);
+  }
+  return built;
 }
 
 /**
