@@ -5,8 +5,22 @@ const flagged = globalThis as { __tradescriptPhaseMarks?: unknown };
 
 describe('phaseMark (bench/snapshotPhases.mjs)', () => {
   afterEach(() => {
-    delete flagged.__tradescriptPhaseMarks;
+    flagged.__tradescriptPhaseMarks = false;
     performance.clearMarks();
+  });
+
+  it('SPEC §12 keeps the flag as an own property of the global, false until a script sets it', () => {
+    // Own, so a page's reads never reach the window's named-property lookup (issue 15).
+    expect(Object.getOwnPropertyDescriptor(globalThis, '__tradescriptPhaseMarks')).toMatchObject({
+      value: false,
+      writable: true,
+    });
+    phaseMark('call.handle');
+    expect(performance.getEntriesByName('ts:call.handle')).toHaveLength(0);
+    // As bench/tailCalls.mjs sets it on the page.
+    Object.assign(globalThis, { __tradescriptPhaseMarks: true });
+    phaseMark('call.handle');
+    expect(performance.getEntriesByName('ts:call.handle', 'mark')).toHaveLength(1);
   });
 
   it('SPEC §12 marks nothing unless the phase script asked for marks', () => {
