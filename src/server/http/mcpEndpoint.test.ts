@@ -3,6 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
+import { modernMeta } from '../../testing/modernEnvelope.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { defaultAnswer } from '../testing/testHub.js';
 import { postJson, serveMcpEndpoint } from '../testing/mcpHttpEndpoint.js';
@@ -35,12 +36,6 @@ async function serve(clock?: IdleClock) {
   running.push(served.stop);
   return served;
 }
-
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 describe('/mcp with both protocol revisions (SPEC §2, §13)', () => {
   test('SPEC §13 one endpoint: a 2026-07-28 client is stateless, a 2025-11-25 client (SDK v1) keeps its session', async () => {
@@ -78,7 +73,7 @@ describe('/mcp with both protocol revisions (SPEC §2, §13)', () => {
       params: {
         name: 'tradescript_get_context',
         arguments: { sessionId: 's-1', target: { scope: 'session' } },
-        _meta: modernMeta,
+        _meta: modernMeta(),
       },
     };
     const headers = {

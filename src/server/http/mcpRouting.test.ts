@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import * as sdk from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { modernMeta } from '../../testing/modernEnvelope.js';
 import { postJson, serveMcpEndpoint } from '../testing/mcpHttpEndpoint.js';
 import { claimsModernEnvelope, routesLegacy } from './mcpEndpoint.js';
 
@@ -21,11 +22,7 @@ vi.mock('@modelcontextprotocol/server', async (importOriginal) => {
 });
 
 const CLAIM = 'io.modelcontextprotocol/protocolVersion';
-const VALID_META = {
-  [CLAIM]: '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const VALID_META = modernMeta();
 
 /** Mostly `common`, sometimes one of `rare`. */
 function mostly(common: fc.Arbitrary<unknown>, ...rare: unknown[]): fc.Arbitrary<unknown> {
