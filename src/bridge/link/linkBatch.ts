@@ -15,6 +15,7 @@ import {
   linkBatchMessages,
   MAX_LINK_BATCH,
 } from '../../protocol/wire/hostLink.js';
+import { atTurnEnd } from '../../protocol/wire/frameBatch.js';
 import type { LinkEndpoint } from './linkEndpoint.js';
 
 class BatchingEndpoint implements LinkEndpoint {
@@ -82,12 +83,9 @@ class BatchingEndpoint implements LinkEndpoint {
 /**
  * Wraps one end of a MessagePort link so that it reads batches, says so, and
  * posts them once the other end said so too (`schedule` ends the turn:
- * `queueMicrotask` unless a test passes its own). A message that could not
+ * {@link atTurnEnd} unless a test passes its own). A message that could not
  * be sent from a batch goes to `onunsent` instead of throwing at its poster.
  */
-export function batchingEndpoint(
-  inner: LinkEndpoint,
-  schedule: (flush: () => void) => void = (flush) => queueMicrotask(flush),
-): LinkEndpoint {
+export function batchingEndpoint(inner: LinkEndpoint, schedule: (flush: () => void) => void = atTurnEnd): LinkEndpoint {
   return new BatchingEndpoint(inner, schedule);
 }
