@@ -29,6 +29,7 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { lightenStdioChannel } from './stdioChannel.js';
 import { plainJsonRpcRequest } from './stdioTransport.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -85,9 +86,11 @@ export class ToolsCallServer extends Server {
    * first, failing both for every request, then the request schema; a vouched
    * request is one all three would sort as a request (property-tested in
    * `stdioTransport.test.ts`), so only the cost changes. Everything else goes
-   * through the SDK's sorting as before.
+   * through the SDK's sorting as before. On stdio the SDK's channel is
+   * lightened the same way ({@link lightenStdioChannel}).
    */
   override async connect(transport: Transport): Promise<void> {
+    lightenStdioChannel(transport);
     // What the SDK's sorting calls first with every message (it captures it too).
     const before = transport.onmessage;
     await super.connect(transport);
