@@ -42,7 +42,13 @@ const result = fc.oneof(
         isError: fc.boolean(),
         _meta: fc.oneof(
           fc.constant(null),
+          fc.constant(undefined),
           fc.record({ progressToken: fc.integer() }, { requiredKeys: [] }),
+          fc.record(
+            { 'io.modelcontextprotocol/serverInfo': fc.oneof(fc.jsonValue({ maxDepth: 1 }), odd), other: odd },
+            { requiredKeys: [] },
+          ),
+          odd,
           fc.jsonValue({ maxDepth: 1 }),
         ),
         extra: fc.jsonValue({ maxDepth: 1 }),
@@ -102,7 +108,9 @@ describe('issue 15 the stdio channel sorts without zod only what the SDK sorts a
     const answer = { content: [{ type: 'text', text: '{}' }], structuredContent: {}, isError: false };
     expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: answer })).toBe(true);
     expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 'a', result: {} })).toBe(true);
-    expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: { _meta: {} } })).toBe(false);
+    const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'tradescript', version: '1' } };
+    expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: { ...answer, _meta: serverInfo } })).toBe(true);
+    expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: { _meta: [] } })).toBe(false);
     expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 2 ** 60, result: {} })).toBe(false);
     expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: [] })).toBe(false);
     expect(plainJsonRpcResultResponse({ jsonrpc: '2.0', id: 3, result: {}, error: undefined })).toBe(false);

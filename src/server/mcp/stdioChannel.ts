@@ -55,15 +55,17 @@ function plainObject(value: unknown): value is Record<string, unknown> {
 /**
  * True when `value` is certainly a JSON-RPC result response as the SDK's
  * `isJSONRPCResultResponse` reads it (strict `{ jsonrpc: '2.0', id, result }`,
- * `id` a string or safe integer, `result` a loose object): plain objects,
- * exactly those three own keys, and a `result` without `_meta` (whose schema
- * is left to zod). False means only "not vouched for".
+ * `id` a string or safe integer, `result` a loose object whose `_meta`, if
+ * any, is a loose object too): plain objects, exactly those three own keys.
+ * False means only "not vouched for".
  */
 export function plainJsonRpcResultResponse(value: unknown): value is JSONRPCResultResponse {
   if (!plainObject(value) || value.jsonrpc !== '2.0') return false;
   const { id, result } = value;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
-  if (!plainObject(result) || '_meta' in result) return false;
+  if (!plainObject(result)) return false;
+  // `_meta` is a loose object whose one named key (serverInfo) accepts anything (`.catch`); 2026-07-28 stamps it.
+  if (Object.hasOwn(result, '_meta') ? !plainObject(result._meta) : '_meta' in result) return false;
   let keys = 0;
   for (const key in value) {
     if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
