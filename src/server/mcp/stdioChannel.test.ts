@@ -10,7 +10,8 @@ import {
 import { PassThrough } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { lightenStdioChannel, plainJsonRpcResultResponse } from './stdioChannel.js';
+import { plainJsonRpcResultResponse } from './jsonRpcShape.js';
+import { lightenStdioChannel } from './stdioChannel.js';
 import { StdioWire } from './stdioTransport.js';
 
 /** `__proto__` as an own key, as JSON.parse makes it. */

@@ -12,9 +12,9 @@
  * {@link plainJsonRpcResultResponse} vouches for take the SDK's own steps
  * without the parse; every other message goes to the SDK's method unchanged.
  */
-import type { JSONRPCMessage, JSONRPCResultResponse, RequestId, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
 import { isRecord } from '../../protocol/index.js';
-import { plainJsonRpcRequest } from './stdioTransport.js';
+import { plainJsonRpcRequest, plainJsonRpcResultResponse } from './jsonRpcShape.js';
 
 type Extra = Parameters<NonNullable<Transport['onmessage']>>[1];
 type Send = Transport['send'];
@@ -45,33 +45,6 @@ function isChannel(transport: object): transport is ChannelSeam {
     typeof seam.deliver === 'function' &&
     typeof seam.send === 'function'
   );
-}
-
-/** An object made by `{}` or JSON.parse: no prototype but Object's. */
-function plainObject(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * True when `value` is certainly a JSON-RPC result response as the SDK's
- * `isJSONRPCResultResponse` reads it (strict `{ jsonrpc: '2.0', id, result }`,
- * `id` a string or safe integer, `result` a loose object whose `_meta`, if
- * any, is a loose object too): plain objects, exactly those three own keys.
- * False means only "not vouched for".
- */
-export function plainJsonRpcResultResponse(value: unknown): value is JSONRPCResultResponse {
-  if (!plainObject(value) || value.jsonrpc !== '2.0') return false;
-  const { id, result } = value;
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
-  if (!plainObject(result)) return false;
-  // `_meta` is a loose object whose one named key (serverInfo) accepts anything (`.catch`); 2026-07-28 stamps it.
-  if (Object.hasOwn(result, '_meta') ? !plainObject(result._meta) : '_meta' in result) return false;
-  let keys = 0;
-  for (const key in value) {
-    if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
-    keys += 1;
-  }
-  return keys === 3;
 }
 
 /**

@@ -30,7 +30,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { lightenStdioChannel } from './stdioChannel.js';
-import { plainJsonRpcRequest } from './stdioTransport.js';
+import { plainJsonRpcRequest } from './jsonRpcShape.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
