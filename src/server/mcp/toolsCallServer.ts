@@ -29,6 +29,7 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { lightenPerRequestSend } from './perRequestSend.js';
 import { lightenStdioChannel } from './stdioChannel.js';
 import { plainJsonRpcRequest } from './jsonRpcShape.js';
 
@@ -87,10 +88,12 @@ export class ToolsCallServer extends Server {
    * request is one all three would sort as a request (property-tested in
    * `stdioTransport.test.ts`), so only the cost changes. Everything else goes
    * through the SDK's sorting as before. On stdio the SDK's channel is
-   * lightened the same way ({@link lightenStdioChannel}).
+   * lightened the same way ({@link lightenStdioChannel}), and so is the
+   * stateless HTTP transport's answer ({@link lightenPerRequestSend}).
    */
   override async connect(transport: Transport): Promise<void> {
     lightenStdioChannel(transport);
+    lightenPerRequestSend(transport);
     // What the SDK's sorting calls first with every message (it captures it too).
     const before = transport.onmessage;
     await super.connect(transport);
