@@ -121,6 +121,9 @@ export class ToolsCallServer extends Server {
   protected override _onclose(): void {
     const pending = (this as unknown as { _responseHandlers?: unknown })._responseHandlers;
     if (!(pending instanceof Map) || pending.size > 0) return super._onclose();
+    // `onclose` may be a field or an accessor (createMcpServer's chainHook): it is shadowed, then put back as it was.
+    const descriptor = Object.getOwnPropertyDescriptor(this, 'onclose');
+    if (!descriptor?.configurable) return super._onclose();
     const onclose = this.onclose;
     const limit = Error.stackTraceLimit;
     let restored = false;
@@ -128,12 +131,16 @@ export class ToolsCallServer extends Server {
       if (restored) return;
       restored = true;
       Error.stackTraceLimit = limit;
-      this.onclose = onclose;
+      Object.defineProperty(this, 'onclose', descriptor);
     };
-    this.onclose = () => {
-      restore();
-      onclose?.call(this);
-    };
+    Object.defineProperty(this, 'onclose', {
+      configurable: true,
+      writable: true,
+      value: () => {
+        restore();
+        onclose?.call(this);
+      },
+    });
     Error.stackTraceLimit = 0;
     try {
       super._onclose();

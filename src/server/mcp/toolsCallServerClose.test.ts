@@ -18,7 +18,7 @@ interface Seam {
 }
 
 type Listener = 'none' | 'record' | 'makes-error';
-type OnClose = 'none' | 'record' | 'makes-error' | 'throws' | 'replaces-itself';
+type OnClose = 'none' | 'record' | 'makes-error' | 'throws' | 'replaces-itself' | 'accessor';
 
 const hasFrames = (error: unknown) => error instanceof Error && (error.stack ?? '').split('\n').length > 1;
 
@@ -54,7 +54,8 @@ function close(kind: 'sdk' | 'ours', listeners: Listener[], waiting: number, onC
   });
   for (let id = 0; id < waiting; id += 1)
     seam._responseHandlers.set(`out-${id}`, (error) => log.push(['outbound', id, describeError(error, true)]));
-  if (onClose !== 'none')
+  if (onClose === 'accessor') chainOnclose(server, log);
+  else if (onClose !== 'none')
     server.onclose = function onclose(this: unknown) {
       log.push(['onclose', this === server]);
       if (onClose === 'makes-error') log.push(['onclose error has frames', hasFrames(new Error('y'))]);
@@ -74,10 +75,26 @@ function close(kind: 'sdk' | 'ours', listeners: Listener[], waiting: number, onC
   return log;
 }
 
+/** `onclose` as createMcpServer's chainHook makes it: an accessor running ours, then whatever was set. */
+function chainOnclose(server: Server, log: unknown[]): void {
+  let theirs: (() => void) | undefined;
+  Object.defineProperty(server, 'onclose', {
+    configurable: true,
+    get: () => () => {
+      log.push(['ours', hasFrames(new Error('o'))]);
+      theirs?.();
+    },
+    set: (handler: (() => void) | undefined) => {
+      theirs = handler;
+    },
+  });
+  server.onclose = () => log.push(['theirs']);
+}
+
 describe('issue 15 a closing server builds its ConnectionClosed error without a stack only where no one waits', () => {
   it('SPEC §13 ToolsCallServer closes exactly as the SDK Server, over generated in-flight and waiting requests', () => {
     const listener = fc.constantFrom<Listener>('none', 'record', 'makes-error');
-    const onClose = fc.constantFrom<OnClose>('none', 'record', 'makes-error', 'throws', 'replaces-itself');
+    const onClose = fc.constantFrom<OnClose>('none', 'record', 'makes-error', 'throws', 'replaces-itself', 'accessor');
     fc.assert(
       fc.property(fc.array(listener, { maxLength: 4 }), fc.nat(2), onClose, (listeners, waiting, how) => {
         const sdk = close('sdk', listeners, waiting, how);
