@@ -25,6 +25,7 @@ import type { McpHttpHandler, Server, WebStandardStreamableHTTPServerTransport }
 import type { Logger } from '../log.js';
 import { isRecord } from '../../protocol/index.js';
 import type { HttpFront } from '../mcp/httpFront.js';
+import { plainJsonRpcRequest } from '../mcp/jsonRpcShape.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
@@ -90,6 +91,7 @@ export function routesLegacy(sdk: Pick<Sdk, 'classifyInboundRequest'>, req: Inco
     // `isLegacyRequest` routes a POST with no JSON body legacy (we refuse those before this).
     if (body === undefined) return true;
     if (claimsModernEnvelope(body)) return false;
+    if (plainLegacyRequest(req, body)) return true;
   }
   const { headers } = req;
   const outcome = sdk.classifyInboundRequest({
@@ -100,6 +102,29 @@ export function routesLegacy(sdk: Pick<Sdk, 'classifyInboundRequest'>, req: Inco
     ...(body !== undefined && { body }),
   });
   return outcome.kind === 'legacy';
+}
+
+/**
+ * The 2025-11-25 protocol versions a client names in `MCP-Protocol-Version`
+ * on every request after `initialize` (the SDK's `SUPPORTED_PROTOCOL_VERSIONS`
+ * before its first modern one, 2026-07-28), written exactly, without padding.
+ */
+const LEGACY_HEADER_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+
+/**
+ * True when the SDK's classifier certainly routes this POST legacy, by the
+ * rule it applies to a request body without the envelope claim (called after
+ * {@link claimsModernEnvelope} said no): a plain JSON-RPC request (sorted a
+ * request by all three of its zod checks, {@link plainJsonRpcRequest}), not
+ * `initialize`, with no `MCP-Protocol-Version` header or one naming a
+ * 2025-11-25-era version. It saves the three zod parses of the body on every
+ * 2025-11-25 call; false means only "not vouched for", and the SDK classifies.
+ * `mcpRouting.test.ts` holds it to `classifyInboundRequest`.
+ */
+export function plainLegacyRequest(req: Pick<IncomingMessage, 'headers'>, body: unknown): boolean {
+  if (!plainJsonRpcRequest(body) || body.method === 'initialize') return false;
+  const version = req.headers['mcp-protocol-version'];
+  return version === undefined || (typeof version === 'string' && LEGACY_HEADER_VERSIONS.has(version));
 }
 
 function headerField<K extends string>(key: K, value: string | string[] | undefined): Partial<Record<K, string>> {

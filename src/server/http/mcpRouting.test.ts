@@ -9,7 +9,7 @@ import * as sdk from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { modernMeta } from '../../testing/modernEnvelope.js';
 import { postJson, serveMcpEndpoint } from '../testing/mcpHttpEndpoint.js';
-import { claimsModernEnvelope, routesLegacy } from './mcpEndpoint.js';
+import { claimsModernEnvelope, plainLegacyRequest, routesLegacy } from './mcpEndpoint.js';
 
 // The endpoint's own calls of the SDK's classifiers are counted (the SDK's handler calls its internal copy).
 vi.mock('@modelcontextprotocol/server', async (importOriginal) => {
@@ -69,10 +69,33 @@ const bodyArb = fc.oneof(
   { weight: 1, arbitrary: fc.array(messageArb, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.constantFrom(null, 0, 'text', true, {}) },
 );
+/** Plain requests as clients send them, with hostile params now and then. */
+const plainCallArb = fc.record({
+  jsonrpc: fc.constant('2.0'),
+  id: fc.oneof(fc.integer(), fc.string({ maxLength: 3 })),
+  method: fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', 'resources/read'),
+  params: fc.oneof(
+    fc.constant({ name: 'tradescript_call', arguments: {} }),
+    fc.record({ name: fc.string(), _meta: fc.oneof(fc.constant({ progressToken: 1 }), metaArb) }),
+    fc.constant(JSON.parse('{"__proto__":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}')),
+    fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+  ),
+});
 const headerArb = (values: string[]) =>
   fc.oneof(fc.constant(undefined), fc.constantFrom(...values), fc.constant([values[0]!, values[1]!]));
 const headersArb = fc.record({
-  'mcp-protocol-version': headerArb(['2026-07-28', '2025-11-25', ' 2026-07-28 ', '2099-01-01']),
+  'mcp-protocol-version': headerArb([
+    '2026-07-28',
+    '2025-11-25',
+    ' 2026-07-28 ',
+    '2099-01-01',
+    '2025-06-18',
+    '2024-11-05',
+    ' 2025-11-25',
+    '2025-11-25\t',
+    '',
+    'x',
+  ]),
   'mcp-method': headerArb(['tools/call', 'initialize', 'tools/list']),
   'mcp-name': headerArb(['tradescript_call', 'x']),
 });
@@ -103,6 +126,38 @@ describe('routesLegacy: the SDK’s isLegacyRequest, classified once', () => {
     );
   });
 
+  it('plainLegacyRequest vouches only for POSTs the SDK’s classifier routes legacy', () => {
+    let vouched = 0;
+    fc.assert(
+      fc.property(fc.oneof(bodyArb, plainCallArb), headersArb, fc.boolean(), (body, headers, joined) => {
+        const [req] = requests('POST', headers, joined);
+        if (claimsModernEnvelope(body) || !plainLegacyRequest(req, body)) return;
+        vouched += 1;
+        const outcome = sdk.classifyInboundRequest({
+          httpMethod: 'POST',
+          ...(typeof req.headers['mcp-protocol-version'] === 'string' && {
+            protocolVersionHeader: req.headers['mcp-protocol-version'],
+          }),
+          ...(typeof req.headers['mcp-method'] === 'string' && { mcpMethodHeader: req.headers['mcp-method'] }),
+          ...(typeof req.headers['mcp-name'] === 'string' && { mcpNameHeader: req.headers['mcp-name'] }),
+          body,
+        });
+        expect(outcome.kind, JSON.stringify({ body, headers })).toBe('legacy');
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(vouched).toBeGreaterThan(200);
+  });
+
+  it('plainLegacyRequest vouches for a 2025-11-25 tools/call as the SDK client sends it', () => {
+    const [req] = requests('POST', { 'mcp-protocol-version': '2025-11-25' }, true);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x', arguments: {} } };
+    expect(plainLegacyRequest(req, call)).toBe(true);
+    expect(plainLegacyRequest(req, { ...call, method: 'initialize' })).toBe(false);
+    const [modern] = requests('POST', { 'mcp-protocol-version': '2026-07-28' }, true);
+    expect(plainLegacyRequest(modern, call)).toBe(false);
+  });
+
   it('agrees on GET and DELETE, and on a POST with no body', async () => {
     for (const method of ['GET', 'DELETE', 'get']) {
       const [req, web] = requests(method, { 'mcp-protocol-version': '2026-07-28' }, true);
@@ -121,7 +176,7 @@ describe('routesLegacy: the SDK’s isLegacyRequest, classified once', () => {
     expect(claimsModernEnvelope(body)).toBe(true);
     expect(routesLegacy({ classifyInboundRequest: classify }, req, body)).toBe(false);
     expect(calls).toBe(0);
-    // Anything else is classified by the SDK's classifier, once.
+    // Anything else we do not vouch for (here: a modern header without the claim) is classified by the SDK's classifier, once.
     const legacy = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } };
     expect(claimsModernEnvelope(legacy)).toBe(false);
     expect(routesLegacy({ classifyInboundRequest: classify }, req, legacy)).toBe(false);

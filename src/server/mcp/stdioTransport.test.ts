@@ -12,7 +12,8 @@ import {
 import { PassThrough, Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { plainJsonRpc, plainJsonRpcRequest, StdioWire } from './stdioTransport.js';
+import { plainJsonRpc, plainJsonRpcRequest } from './jsonRpcShape.js';
+import { StdioWire } from './stdioTransport.js';
 
 const MessageSchema = specTypeSchemas.JSONRPCMessage as unknown as {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false };

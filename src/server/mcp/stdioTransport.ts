@@ -16,65 +16,14 @@ import {
   parseJSONRPCMessage,
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type JSONRPCMessage,
-  type JSONRPCRequest,
   type Transport,
 } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
-import { isRecord } from '../../protocol/index.js';
+import { plainJsonRpc } from './jsonRpcShape.js';
 import { messageLine } from './messageLine.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
-
-/** `z.union([z.string(), z.number().int()])`, the SDK's request id and progress token. */
-function isIdOrToken(value: unknown): boolean {
-  return typeof value === 'string' || Number.isSafeInteger(value);
-}
-
-/**
- * A request's or notification's params as the SDK's schema reads them
- * (`{ _meta?: { progressToken?: string | int, … } , … }`, loose), when this
- * is certain; a related-task key or a `__proto__` key is left to zod, whose
- * copy of the value could differ from the value itself.
- */
-function plainParams(params: unknown): boolean {
-  if (params === undefined) return true;
-  if (!isRecord(params) || Object.hasOwn(params, '__proto__')) return false;
-  const meta = params._meta;
-  if (meta === undefined) return !Object.hasOwn(params, '_meta');
-  if (!isRecord(meta) || Object.hasOwn(meta, '__proto__') || Object.hasOwn(meta, RELATED_TASK_META_KEY)) {
-    return false;
-  }
-  const token = meta.progressToken;
-  return token === undefined ? !Object.hasOwn(meta, 'progressToken') : isIdOrToken(token);
-}
-
-/**
- * True when `value` is certainly a JSON-RPC request or notification as the
- * SDK's `JSONRPCMessageSchema` reads it, and its parse would return an equal
- * value (strict top level, loose params): then it is delivered as it is.
- * False means only "not vouched for": the SDK's parse decides.
- */
-export function plainJsonRpc(value: unknown): value is JSONRPCMessage {
-  if (!isRecord(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
-  const hasId = Object.hasOwn(value, 'id');
-  if (hasId && !isIdOrToken(value.id)) return false;
-  for (const key in value) {
-    if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return false;
-  }
-  return plainParams(value.params);
-}
-
-/**
- * True when `value` is certainly a JSON-RPC request as the SDK's `Protocol`
- * sorts messages (`isJSONRPCRequest` true, neither response check true):
- * {@link plainJsonRpc} with an id, which leaves no room for `result` or `error`.
- */
-export function plainJsonRpcRequest(value: unknown): value is JSONRPCRequest {
-  return plainJsonRpc(value) && Object.hasOwn(value, 'id');
-}
-
 /** A JSON-RPC message of one line of JSON; throws the SDK's parse error for JSON that is not one. */
 function readMessage(value: unknown): JSONRPCMessage {
   return plainJsonRpc(value) ? value : parseJSONRPCMessage(value);

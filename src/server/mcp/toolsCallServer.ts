@@ -29,7 +29,9 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { plainJsonRpcRequest } from './stdioTransport.js';
+import { lightenPerRequestSend } from './perRequestSend.js';
+import { lightenStdioChannel } from './stdioChannel.js';
+import { plainJsonRpcRequest } from './jsonRpcShape.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -85,9 +87,13 @@ export class ToolsCallServer extends Server {
    * first, failing both for every request, then the request schema; a vouched
    * request is one all three would sort as a request (property-tested in
    * `stdioTransport.test.ts`), so only the cost changes. Everything else goes
-   * through the SDK's sorting as before.
+   * through the SDK's sorting as before. On stdio the SDK's channel is
+   * lightened the same way ({@link lightenStdioChannel}), and so is the
+   * stateless HTTP transport's answer ({@link lightenPerRequestSend}).
    */
   override async connect(transport: Transport): Promise<void> {
+    lightenStdioChannel(transport);
+    lightenPerRequestSend(transport);
     // What the SDK's sorting calls first with every message (it captures it too).
     const before = transport.onmessage;
     await super.connect(transport);
@@ -99,6 +105,48 @@ export class ToolsCallServer extends Server {
       before?.(message, extra);
       (this as unknown as RequestSeam)._onrequest(message, extra);
     };
+  }
+
+  /**
+   * Closes as the SDK does, but the `ConnectionClosed` error it builds on
+   * every close is built without a captured stack when no request of ours to
+   * the client is waiting for its answer (`_responseHandlers` empty, reached
+   * by name; if it disappears, nothing changes). A stateless 2026-07-28
+   * request closes its server every time, and the stack capture was 3.7 % of
+   * the server's CPU per call. The error then only becomes the abort reason
+   * of requests still registered (the one just answered): same class, code,
+   * message and data, its `stack` just the first line. The limit is restored
+   * before the SDK calls `onclose`, so nothing else is built without a stack.
+   */
+  protected override _onclose(): void {
+    const pending = (this as unknown as { _responseHandlers?: unknown })._responseHandlers;
+    if (!(pending instanceof Map) || pending.size > 0) return super._onclose();
+    // `onclose` may be a field or an accessor (createMcpServer's chainHook): it is shadowed, then put back as it was.
+    const descriptor = Object.getOwnPropertyDescriptor(this, 'onclose');
+    if (!descriptor?.configurable) return super._onclose();
+    const onclose = this.onclose;
+    const limit = Error.stackTraceLimit;
+    let restored = false;
+    const restore = () => {
+      if (restored) return;
+      restored = true;
+      Error.stackTraceLimit = limit;
+      Object.defineProperty(this, 'onclose', descriptor);
+    };
+    Object.defineProperty(this, 'onclose', {
+      configurable: true,
+      writable: true,
+      value: () => {
+        restore();
+        onclose?.call(this);
+      },
+    });
+    Error.stackTraceLimit = 0;
+    try {
+      super._onclose();
+    } finally {
+      restore();
+    }
   }
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
