@@ -156,7 +156,8 @@ describe('SPEC §9 a request naming a call context is read as its full request f
     expect(seen.refused).toBeGreaterThan(1000);
     // Contexts repeat: far fewer sent than requests.
     expect(seen.contextsSent).toBeLessThan(seen.refsSent);
-  });
+    // 3,000 sequences with huge and deep mutations: about 15 s alone, more on a loaded machine.
+  }, 120_000);
 
   it('a request naming a key never sent, or one dropped from the window, is refused, never guessed', () => {
     const window = new CallContextWindow();

@@ -310,7 +310,7 @@ export class RelayClient {
     if (context) return this.request(link, requestWithContext(frame, context));
     const error = makeError(
       'internal_error',
-      `The relay request named call context ${frame.context}, which this socket does not hold; this is a defect of the server: reconnect the page or restart the server.`,
+      `No call context ${frame.context} on this relay socket (a server defect): reconnect the page.`,
     );
     link.send(encodeRefusal(frame.id, error));
   }

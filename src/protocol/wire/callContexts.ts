@@ -10,13 +10,7 @@
  * key that is not new, and refuses a request naming a key it does not hold.
  * The request the page acts on is the full request frame, as before.
  */
-import {
-  RelayLimitsSchema,
-  type ContextFrame,
-  type RelayLimits,
-  type RequestFrame,
-  type RequestRefFrame,
-} from './relay.js';
+import type { ContextFrame, RequestFrame, RequestRefFrame } from './relay.js';
 
 /** How many call contexts each end of a socket keeps (the newest; the oldest goes first). */
 export const CALL_CONTEXTS_KEPT = 64;
@@ -32,28 +26,19 @@ export class CallContextWindow {
   /**
    * Holds `context` under `key`, which must be greater than every key held
    * before on this socket (false, and nothing held, when it is not). The oldest
-   * context beyond the window is dropped and handed to `dropped`.
+   * context beyond the window is dropped.
    */
-  hold(key: number, context: CallContext, dropped?: (key: number, context: CallContext) => void): boolean {
+  hold(key: number, context: CallContext): boolean {
     if (!(key > this.last)) return false;
     this.last = key;
     this.held.set(key, context);
-    if (this.held.size > CALL_CONTEXTS_KEPT) {
-      const [oldKey, oldContext] = this.held.entries().next().value as [number, CallContext];
-      this.held.delete(oldKey);
-      dropped?.(oldKey, oldContext);
-    }
+    if (this.held.size > CALL_CONTEXTS_KEPT) this.held.delete(this.held.keys().next().value as number);
     return true;
   }
 
   /** The context held under `key`, if any. */
   get(key: number): CallContext | undefined {
     return this.held.get(key);
-  }
-
-  /** The key the next new context takes. */
-  get nextKey(): number {
-    return this.last + 1;
   }
 }
 
@@ -91,30 +76,4 @@ export function requestWithContext(ref: RequestRefFrame, context: CallContext): 
     deadlineMs: ref.deadlineMs,
     op: ref.op,
   };
-}
-
-const LIMIT_KEYS = Object.keys(RelayLimitsSchema.shape) as (keyof RelayLimits)[];
-
-function sameControls(a: readonly string[] | null, b: readonly string[] | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a.length !== b.length) return false;
-  return a.every((pattern, i) => pattern === b[i]);
-}
-
-function sameLimits(a: RelayLimits, b: RelayLimits): boolean {
-  return a === b || LIMIT_KEYS.every((key) => a[key] === b[key]);
-}
-
-/** Whether two call contexts say the same (a context frame is sent again only when not). */
-export function sameCallContext(a: CallContext, b: CallContext): boolean {
-  return (
-    (a.attachment === b.attachment ||
-      (a.attachment.attachmentId === b.attachment.attachmentId &&
-        a.attachment.namespace === b.attachment.namespace &&
-        a.attachment.clientName === b.attachment.clientName)) &&
-    (a.adapter === b.adapter ||
-      (a.adapter.maxAccess === b.adapter.maxAccess &&
-        sameControls(a.adapter.allowControls, b.adapter.allowControls))) &&
-    sameLimits(a.limits, b.limits)
-  );
 }
