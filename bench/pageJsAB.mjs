@@ -61,7 +61,8 @@ async function captureRequest(terminal) {
     const handler = socket.onmessage;
     globalThis.__benchRelay = { socket, handler, template: null };
     socket.onmessage = (event) => {
-      if (String(event.data).startsWith('{"t":"request"')) globalThis.__benchRelay.template = event.data;
+      // A full request frame, or (call contexts negotiated) one naming a context the page already holds.
+      if (/^\{"t":"request(\.ref)?"/.test(String(event.data))) globalThis.__benchRelay.template = event.data;
       return handler.call(socket, event);
     };
   });

@@ -39,13 +39,17 @@ async function watchPageSockets(cdp: CDPSession): Promise<void> {
   await cdp.send('Network.enable', {});
 }
 
-/** How many request frames each recorded inbound message carried (0 for messages without one). */
-function requestsPerMessage(): number[] {
+/**
+ * How many request frames each recorded inbound message carried (0 for messages without one);
+ * with `tag`, only messages carrying it (DevTools may report an earlier call's frame late).
+ */
+function requestsPerMessage(tag = ''): number[] {
   return messages
-    .filter((m) => m.dir === 'in')
+    .filter((m) => m.dir === 'in' && m.text.includes(tag))
     .map((m) => {
       const value = JSON.parse(m.text) as { t: string } | Array<{ t: string }>;
-      return (Array.isArray(value) ? value : [value]).filter((f) => f.t === 'request').length;
+      // A request frame, or (call contexts negotiated) one naming its context.
+      return (Array.isArray(value) ? value : [value]).filter((f) => f.t === 'request' || f.t === 'request.ref').length;
     })
     .filter((n) => n > 0);
 }
@@ -92,9 +96,26 @@ describe('SPEC §9 relay batches through the real bridge', () => {
       expect(answer.envelope.meta.requestId).toBe(`lone-${i}`);
     }
     // DevTools reports frames asynchronously, after the answers they carried may have arrived.
-    await expect.poll(() => requestsPerMessage().length).toBe(20);
-    expect(requestsPerMessage()).toEqual(Array(20).fill(1));
+    await expect.poll(() => requestsPerMessage('"lone-').length).toBe(20);
+    expect(requestsPerMessage('"lone-')).toEqual(Array(20).fill(1));
     expect(messages.filter((m) => m.dir === 'out' && m.text.startsWith('['))).toEqual([]);
+  });
+
+  it('call contexts: the attachment, adapter maximum and limits go once; each call names them', async () => {
+    messages.length = 0;
+    for (let i = 0; i < 5; i++) expect((await read(`ref-${i}`)).isError).toBe(false);
+    await expect.poll(() => requestsPerMessage('"ref-').length).toBe(5);
+    // Every frame received since, but a warm-up call's that DevTools reported late.
+    const inbound = messages
+      .filter((m) => m.dir === 'in' && !m.text.includes('"warm-up-'))
+      .flatMap((m) => [JSON.parse(m.text) as Record<string, unknown> | Array<Record<string, unknown>>].flat());
+    const refs = inbound.filter((f) => f.t === 'request.ref');
+    expect(refs).toHaveLength(5);
+    // The warm-up calls already sent this attachment's context: none again, and no full request frame.
+    expect(inbound.filter((f) => f.t === 'context' || f.t === 'request')).toEqual([]);
+    for (const ref of refs)
+      expect(Object.keys(ref).sort()).toEqual(['context', 'deadlineMs', 'id', 'op', 'sessionId', 't']);
+    expect(new Set(refs.map((f) => f.context)).size).toBe(1);
   });
 
   it('8 calls in flight: each gets its own answer, and requests share WebSocket messages', async () => {

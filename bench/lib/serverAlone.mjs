@@ -63,7 +63,9 @@ export async function openStdio(bin, env, name) {
 export async function answeringTab({ bin, env, relayUrl, title }) {
   const pairing = execFileSync(process.execPath, [bin, 'pair', '--grant', 'write', '--json'], { env });
   const { code } = JSON.parse(pairing.toString());
-  const ws = new WebSocket(relayUrl, ['tradescript.relay.v1.batch', 'tradescript.relay.v1'], {
+  // Offered as a current page does: a server with call contexts picks them, an older one batches alone.
+  const protocols = ['tradescript.relay.v1.context', 'tradescript.relay.v1.batch', 'tradescript.relay.v1'];
+  const ws = new WebSocket(relayUrl, protocols, {
     headers: { origin: ORIGIN },
   });
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
@@ -71,7 +73,9 @@ export async function answeringTab({ bin, env, relayUrl, title }) {
   ws.on('message', (data) => {
     const text = data.toString();
     for (const frame of text[0] === '[' ? JSON.parse(text) : [JSON.parse(text)]) {
-      if (frame.t !== 'request') {
+      // A call context (`context` frame) needs nothing from this tab: the call is all a request names.
+      if (frame.t === 'context') continue;
+      if (frame.t !== 'request' && frame.t !== 'request.ref') {
         for (const wake of waiters.splice(0)) wake(frame);
         continue;
       }

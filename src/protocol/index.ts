@@ -8,6 +8,7 @@ export * from './descriptors.js';
 export * from './diagnostics.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './wire/callContexts.js';
 export * from './wire/frameBatch.js';
 export * from './wire/frameReading.js';
 export * from './jsonLimits.js';

@@ -5,7 +5,7 @@
  * is asynchronous and ordered, as on a real socket, so handlers never re-enter.
  * Tests drop sockets (network loss) and take the relay down (refused connects).
  */
-import { RELAY_BATCH_SUBPROTOCOL } from '../protocol/index.js';
+import { RELAY_BATCH_SUBPROTOCOL, RELAY_CONTEXT_SUBPROTOCOL } from '../protocol/index.js';
 import type { BrowserSocket as BridgeSocket, BrowserSocketConstructor } from '../bridge/relay/browserSocket.js';
 import type { Hub } from '../server/hub/hub.js';
 import type { RelaySocket as HubSocket } from '../server/relay/relaySocket.js';
@@ -46,6 +46,8 @@ export interface MemoryRelayOptions {
   origin?: string;
   /** Whether the upgrade negotiated batches (`frameBatch.ts`), as a current server does when offered (default false). */
   batch?: boolean;
+  /** Whether it negotiated call contexts (`callContexts.ts`, with batches), as a current server does when offered (default false). */
+  contexts?: boolean;
 }
 
 class LinkedSocket implements BridgeSocket, MemoryLink {
@@ -60,10 +62,11 @@ class LinkedSocket implements BridgeSocket, MemoryLink {
   readonly protocol: string;
   private readonly server: HubSocket;
 
-  constructor(connect: ((socket: HubSocket) => void) | null, batch: boolean) {
-    this.protocol = batch ? RELAY_BATCH_SUBPROTOCOL : '';
+  constructor(connect: ((socket: HubSocket) => void) | null, batch: boolean, contexts: boolean) {
+    this.protocol = contexts ? RELAY_CONTEXT_SUBPROTOCOL : batch ? RELAY_BATCH_SUBPROTOCOL : '';
     this.server = {
-      batch,
+      batch: batch || contexts,
+      contexts,
       send: (text) => {
         if (this.readyState !== OPEN) return;
         this.received.push(text);
@@ -129,7 +132,7 @@ export function createMemoryRelay(hub: Hub, options: MemoryRelayOptions = {}): M
     webSocket: class {
       constructor(_url: string) {
         const connect = relay.down ? null : (server: HubSocket) => hub.connect(server, { origin });
-        const socket = new LinkedSocket(connect, options.batch ?? false);
+        const socket = new LinkedSocket(connect, options.batch ?? false, options.contexts ?? false);
         links.push(socket);
         return socket;
       }

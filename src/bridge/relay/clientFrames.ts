@@ -16,6 +16,7 @@ import {
   utf8Length,
   type BrowserFrame,
   type Environment,
+  type ErrorObject,
   type RelayLimits,
   type RequestFrame,
   type ServerFrame,
@@ -90,6 +91,11 @@ function stringifyValid(frame: ResponseFrame): string | null {
   } catch {
     return null;
   }
+}
+
+/** Encodes the refusal of request `id`, which could not be acted on (a small error frame, within every bound). */
+export function encodeRefusal(id: string, error: ErrorObject): string {
+  return JSON.stringify(frameOf(id, null, { ok: false, error }));
 }
 
 /**

@@ -8,18 +8,22 @@ import {
   CLOSE_CODES,
   RELAY_TIMING,
   RELAY_VERSION,
+  contextOf,
   makeError,
   relaySubprotocols,
+  requestWithContext,
   type BrowserFrame,
+  type ContextFrame,
   type Credential,
   type Grant,
   type RequestFrame,
+  type RequestRefFrame,
   type ServerFrame,
 } from '../../protocol/index.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import type { BrowserCredentialStore } from './browserCredentials.js';
-import { encodeResponse, parseServerFrames } from './clientFrames.js';
+import { encodeRefusal, encodeResponse, parseServerFrames } from './clientFrames.js';
 import { Heartbeat } from './heartbeat.js';
 import {
   CREDENTIAL_NOT_SAVED_MESSAGE,
@@ -246,6 +250,10 @@ export class RelayClient {
         return this.sessions.apply(frame);
       case 'request':
         return this.request(link, frame);
+      case 'context':
+        return this.context(link, frame);
+      case 'request.ref':
+        return this.requestRef(link, frame);
       case 'cancel':
         return this.requests.cancel(frame.id);
       case 'attachment.ended':
@@ -288,6 +296,23 @@ export class RelayClient {
     this.saving = this.options.credentials.save(credential).catch(() => {
       this.setStatus(this.current.state, CREDENTIAL_NOT_SAVED_MESSAGE);
     });
+  }
+
+  /** A call context (`callContexts.ts`): only on a socket that negotiated them, and only under a new key. */
+  private context(link: RelayLink, frame: ContextFrame): void {
+    if (!link.contexts?.hold(frame.key, contextOf(frame))) this.lose(link, CLOSE_CODES.malformed);
+  }
+
+  /** A request naming a call context: acted on as the full request, or refused when the key is not held. */
+  private requestRef(link: RelayLink, frame: RequestRefFrame): void {
+    if (!link.contexts) return this.lose(link, CLOSE_CODES.malformed);
+    const context = link.contexts.get(frame.context);
+    if (context) return this.request(link, requestWithContext(frame, context));
+    const error = makeError(
+      'internal_error',
+      `No call context ${frame.context} on this relay socket (a server defect): reconnect the page.`,
+    );
+    link.send(encodeRefusal(frame.id, error));
   }
 
   private request(link: RelayLink, frame: RequestFrame): void {

@@ -3,7 +3,14 @@
  * welcomed, and its heartbeat. A connection replaces its link on every
  * reconnect; anything tied to an old link (its requests) dies with it.
  */
-import { atTurnEnd, FrameQueue, RELAY_BATCH_SUBPROTOCOL, type BrowserFrame } from '../../protocol/index.js';
+import {
+  atTurnEnd,
+  CallContextWindow,
+  carriesBatches,
+  FrameQueue,
+  RELAY_CONTEXT_SUBPROTOCOL,
+  type BrowserFrame,
+} from '../../protocol/index.js';
 import type { Heartbeat } from './heartbeat.js';
 import type { RequestLink } from './requests.js';
 import { SOCKET_OPEN, type BrowserSocket } from './browserSocket.js';
@@ -24,6 +31,8 @@ export class RelayLink implements RequestLink {
    * wait for its end and share a message (`frameBatch.ts`).
    */
   private out: FrameQueue | null = null;
+  /** Once open on a server that negotiated call contexts, the contexts it sent (`callContexts.ts`). */
+  contexts: CallContextWindow | null = null;
 
   constructor(
     readonly socket: BrowserSocket,
@@ -35,9 +44,10 @@ export class RelayLink implements RequestLink {
     return this.out !== null;
   }
 
-  /** The socket opened: whether the server chose batches decides how frames go from now on. */
+  /** The socket opened: whether the server chose batches (and call contexts) decides how frames go from now on. */
   opened(): void {
-    if (this.socket.protocol !== RELAY_BATCH_SUBPROTOCOL) return;
+    if (this.socket.protocol === RELAY_CONTEXT_SUBPROTOCOL) this.contexts = new CallContextWindow();
+    if (!carriesBatches(this.socket.protocol)) return;
     this.out = new FrameQueue((message) => this.write(message), atTurnEnd);
   }
 

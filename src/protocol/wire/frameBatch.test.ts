@@ -6,6 +6,7 @@ import {
   packFrames,
   readFrames,
   RELAY_BATCH_SUBPROTOCOL,
+  RELAY_CONTEXT_SUBPROTOCOL,
 } from './frameBatch.js';
 import { PingFrameSchema, RELAY_SUBPROTOCOL, relaySubprotocols } from './relay.js';
 
@@ -133,9 +134,10 @@ describe('SPEC §9 relay batches: the send queue', () => {
   });
 });
 
-describe('SPEC §9 the browser offers batches first, and the relay alone for older servers', () => {
+describe('SPEC §9 the browser offers call contexts first, then batches alone and the relay alone for older servers', () => {
   it('without and with a bearer token', () => {
-    expect(relaySubprotocols(null)).toEqual([RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL]);
-    expect(relaySubprotocols('tok')).toEqual([RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL, 'bearer.tok']);
+    const relay = [RELAY_CONTEXT_SUBPROTOCOL, RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL];
+    expect(relaySubprotocols(null)).toEqual(relay);
+    expect(relaySubprotocols('tok')).toEqual([...relay, 'bearer.tok']);
   });
 });

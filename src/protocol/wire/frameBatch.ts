@@ -14,6 +14,15 @@ import { readFrameValue } from './frameValue.js';
 
 /** The relay subprotocol that also carries batches; a browser offers it before `tradescript.relay.v1`. */
 export const RELAY_BATCH_SUBPROTOCOL = 'tradescript.relay.v1.batch';
+/**
+ * The relay subprotocol that carries batches and call contexts
+ * (`callContexts.ts`); a browser offers it before the other two.
+ */
+export const RELAY_CONTEXT_SUBPROTOCOL = 'tradescript.relay.v1.context';
+/** Whether a negotiated subprotocol carries batches. */
+export function carriesBatches(protocol: string | undefined): boolean {
+  return protocol === RELAY_BATCH_SUBPROTOCOL || protocol === RELAY_CONTEXT_SUBPROTOCOL;
+}
 /** Most frames in one batch message. */
 export const MAX_BATCH_FRAMES = 64;
 /** Longest batch message, in UTF-16 units of its text; a longer frame travels alone. */

@@ -15,7 +15,7 @@ import { IdSchema, TargetSchema } from '../target.js';
 import { ListControlsInputSchema } from '../tools/listControls.js';
 import { SnapshotFormatSchema } from '../tools/snapshot.js';
 import { SubscribeInputSchema } from '../tools/subscribe.js';
-import { RELAY_BATCH_SUBPROTOCOL } from './frameBatch.js';
+import { RELAY_BATCH_SUBPROTOCOL, RELAY_CONTEXT_SUBPROTOCOL } from './frameBatch.js';
 
 /** Relay protocol version. */
 export const RELAY_VERSION = 1;
@@ -26,13 +26,14 @@ export const RELAY_SUBPROTOCOL = 'tradescript.relay.v1';
 export const RELAY_BEARER_PREFIX = 'bearer.';
 
 /**
- * The subprotocols a browser offers: the relay's with batches, then the
- * relay's alone (a server older than batches selects that), and with a bearer
- * token (cluster mode, SPEC §14) `bearer.<token>`. The server selects one of
- * the relay's, never echoing the token.
+ * The subprotocols a browser offers: the relay's with batches and call
+ * contexts, with batches alone (a server older than call contexts selects
+ * that), then the relay's alone (a server older than batches), and with a
+ * bearer token (cluster mode, SPEC §14) `bearer.<token>`. The server selects
+ * one of the relay's, never echoing the token.
  */
 export function relaySubprotocols(bearerToken: string | null | undefined): string[] {
-  const relay = [RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL];
+  const relay = [RELAY_CONTEXT_SUBPROTOCOL, RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL];
   return bearerToken ? [...relay, `${RELAY_BEARER_PREFIX}${bearerToken}`] : relay;
 }
 
@@ -302,6 +303,42 @@ export const RequestFrameSchema = z.strictObject({
 /** One request to a session. */
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 
+/** A call context's key: a socket's keys only ever increase, so none is ever reused. */
+const ContextKeySchema = z.int().check(z.nonnegative());
+
+/**
+ * On a socket that negotiated call contexts (`callContexts.ts`): what every
+ * request of one attachment carries unchanged (who asks, the adapter maximum,
+ * the limits), sent once under a new key before the first request that uses
+ * it, and again under a new key whenever it changes.
+ */
+export const ContextFrameSchema = z.strictObject({
+  t: z.literal('context'),
+  key: ContextKeySchema,
+  attachment: RequestAttachmentSchema,
+  adapter: AdapterMaximumSchema,
+  limits: RelayLimitsSchema,
+});
+/** A call context as sent. */
+export type ContextFrame = z.infer<typeof ContextFrameSchema>;
+
+/**
+ * One request to a session on a socket that negotiated call contexts: a
+ * request frame whose attachment, adapter maximum and limits are those of the
+ * context `context` the socket sent before it. The page refuses a key it does
+ * not hold; it never guesses.
+ */
+export const RequestRefFrameSchema = z.strictObject({
+  t: z.literal('request.ref'),
+  id: RequestIdSchema,
+  sessionId: IdSchema,
+  context: ContextKeySchema,
+  deadlineMs: z.int().check(z.positive()),
+  op: OperationSchema,
+});
+/** A request naming its call context. */
+export type RequestRefFrame = z.infer<typeof RequestRefFrameSchema>;
+
 /** The MCP client cancelled a request: a read is abandoned, a dispatched mutation runs on. */
 export const CancelFrameSchema = z.strictObject({ t: z.literal('cancel'), id: RequestIdSchema });
 
@@ -321,6 +358,8 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   SessionOpenedFrameSchema,
   SessionRefusedFrameSchema,
   RequestFrameSchema,
+  ContextFrameSchema,
+  RequestRefFrameSchema,
   CancelFrameSchema,
   AttachmentsFrameSchema,
   AttachmentEndedFrameSchema,

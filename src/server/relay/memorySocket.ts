@@ -28,10 +28,11 @@ export interface MemoryClient {
 
 /**
  * Creates a linked pair: `server` for the hub, `client` for the test. With
- * `batch` the pair negotiated batches (`frameBatch.ts`), as a current browser
- * and server do.
+ * `batch` the pair negotiated batches (`frameBatch.ts`); with `contexts`,
+ * batches and call contexts (`callContexts.ts`), as a current browser and
+ * server do.
  */
-export function createMemorySocketPair(options: { batch?: boolean } = {}): {
+export function createMemorySocketPair(options: { batch?: boolean; contexts?: boolean } = {}): {
   server: RelaySocket;
   client: MemoryClient;
 } {
@@ -53,7 +54,8 @@ export function createMemorySocketPair(options: { batch?: boolean } = {}): {
   };
 
   const server: RelaySocket = {
-    batch: options.batch ?? false,
+    batch: (options.batch ?? false) || (options.contexts ?? false),
+    contexts: options.contexts ?? false,
     send(text) {
       if (closed) return;
       const value = JSON.parse(text) as ServerFrame | ServerFrame[];

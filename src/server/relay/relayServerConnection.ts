@@ -18,6 +18,7 @@ import type { Logger } from '../log.js';
 import { encodeServerFrame, MAX_FRAME_BYTES, parseBrowserFrames } from './serverFrames.js';
 import type { HelloPeer, HelloVerdict, HostIdentity, RelayAuthenticator } from './relayAuth.js';
 import type { RelayPeer, RelaySocket } from './relaySocket.js';
+import { SentContexts } from './sentContexts.js';
 
 /** Relay timings; tests inject short ones. */
 export interface RelayTiming {
@@ -75,6 +76,8 @@ export class RelayServerConnection {
    * separate promise jobs of one turn, which a microtask flush would not share).
    */
   private readonly out: FrameQueue | null;
+  /** The call contexts sent on this socket, when it negotiated them. */
+  private readonly contexts: SentContexts | null;
 
   constructor(
     private readonly socket: RelaySocket,
@@ -88,6 +91,7 @@ export class RelayServerConnection {
           (flush) => process.nextTick(flush),
         )
       : null;
+    this.contexts = socket.contexts ? new SentContexts() : null;
     socket.onmessage = (text) => this.receive(text);
     socket.onclose = (code) => this.ended(code);
     this.timers.push(this.timer(this.timing.attachTimeoutMs, () => this.attachExpired()));
@@ -102,9 +106,19 @@ export class RelayServerConnection {
     return this.state !== 'closed';
   }
 
-  /** Sends one frame (on a batch socket, at the end of this turn); a no-op once closed. */
+  /**
+   * Sends one frame (on a batch socket, at the end of this turn); a no-op once
+   * closed. On a socket that negotiated call contexts a request goes as its
+   * context, when the page does not hold it yet, and a `request.ref`.
+   */
   send(frame: ServerFrame): void {
     if (this.state === 'closed') return;
+    if (this.contexts && frame.t === 'request') {
+      for (const part of this.contexts.frames(frame)) this.write(part);
+    } else this.write(frame);
+  }
+
+  private write(frame: ServerFrame): void {
     const text = encodeServerFrame(frame);
     if (this.out) this.out.push(text);
     else this.socket.send(text);

@@ -8,6 +8,11 @@
 export interface RelaySocket {
   /** The peer negotiated batches (`frameBatch.ts`): one message may carry several frames, both ways. */
   readonly batch?: boolean;
+  /**
+   * The peer negotiated call contexts (`callContexts.ts`, always with batches):
+   * a request goes as a `request.ref` naming a context sent once before it.
+   */
+  readonly contexts?: boolean;
   /** Sends one text message (a frame, or on a batch socket a batch); a no-op once closed. */
   send(text: string): void;
   /** Closes with a WebSocket close code and a short reason (at most 123 bytes). */

@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLOSE_CODES, RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL, relaySubprotocols } from '../../protocol/index.js';
+import {
+  CLOSE_CODES,
+  RELAY_BATCH_SUBPROTOCOL,
+  RELAY_CONTEXT_SUBPROTOCOL,
+  RELAY_SUBPROTOCOL,
+  relaySubprotocols,
+} from '../../protocol/index.js';
 import type { Hub } from '../hub/hub.js';
 import { createLogger } from '../log.js';
 import { originAllowlist } from './originPolicy.js';
@@ -104,7 +110,7 @@ describe('SPEC §9 a refused relay upgrade says why', () => {
   });
 });
 
-describe('SPEC §9 relay batches are negotiated on the upgrade', () => {
+describe('SPEC §9 relay batches and call contexts are negotiated on the upgrade', () => {
   /** Opens a socket offering `protocols`; the subprotocol selected and whether the hub's end batches. */
   async function negotiate(protocols: string[], bearerToken: string | null = null) {
     const { url, sockets } = await start(bearerToken);
@@ -114,32 +120,50 @@ describe('SPEC §9 relay batches are negotiated on the upgrade', () => {
       ws.once('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
     });
     ws.terminate();
-    return { selected: ws.protocol, batch: sockets[0]?.batch };
+    return { selected: ws.protocol, batch: sockets[0]?.batch, contexts: sockets[0]?.contexts };
   }
 
-  it('a browser offering batches first gets them', async () => {
-    expect(await negotiate(relaySubprotocols(null))).toEqual({ selected: RELAY_BATCH_SUBPROTOCOL, batch: true });
+  it('a current browser gets batches with call contexts', async () => {
+    expect(await negotiate(relaySubprotocols(null))).toEqual({
+      selected: RELAY_CONTEXT_SUBPROTOCOL,
+      batch: true,
+      contexts: true,
+    });
+  });
+
+  it('a browser older than call contexts, offering batches first, gets batches alone', async () => {
+    expect(await negotiate([RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL])).toEqual({
+      selected: RELAY_BATCH_SUBPROTOCOL,
+      batch: true,
+      contexts: false,
+    });
   });
 
   it('batches are chosen wherever the browser lists them', async () => {
     expect(await negotiate([RELAY_SUBPROTOCOL, RELAY_BATCH_SUBPROTOCOL])).toEqual({
       selected: RELAY_BATCH_SUBPROTOCOL,
       batch: true,
+      contexts: false,
     });
   });
 
   it('an old browser offering only tradescript.relay.v1, or nothing, gets one frame per message', async () => {
-    expect(await negotiate([RELAY_SUBPROTOCOL])).toEqual({ selected: RELAY_SUBPROTOCOL, batch: false });
+    expect(await negotiate([RELAY_SUBPROTOCOL])).toEqual({
+      selected: RELAY_SUBPROTOCOL,
+      batch: false,
+      contexts: false,
+    });
     relay?.close();
     await new Promise((resolve) => http!.close(resolve));
-    expect(await negotiate([])).toEqual({ selected: '', batch: false });
+    expect(await negotiate([])).toEqual({ selected: '', batch: false, contexts: false });
   });
 
   it('a bearer token still rides as a subprotocol beside batches and is never selected', async () => {
     const token = 'relay-token-0123456789';
     expect(await negotiate(relaySubprotocols(token), token)).toEqual({
-      selected: RELAY_BATCH_SUBPROTOCOL,
+      selected: RELAY_CONTEXT_SUBPROTOCOL,
       batch: true,
+      contexts: true,
     });
     relay?.close();
     await new Promise((resolve) => http!.close(resolve));

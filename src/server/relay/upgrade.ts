@@ -10,7 +10,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
-import { CLOSE_CODES, RELAY_BATCH_SUBPROTOCOL, RELAY_BEARER_PREFIX, RELAY_SUBPROTOCOL } from '../../protocol/index.js';
+import {
+  CLOSE_CODES,
+  RELAY_BATCH_SUBPROTOCOL,
+  RELAY_BEARER_PREFIX,
+  RELAY_CONTEXT_SUBPROTOCOL,
+  RELAY_SUBPROTOCOL,
+  carriesBatches,
+} from '../../protocol/index.js';
 import { bearerAllowed, bearerOf, hostMatches, type BoundAddress } from '../http/requestGuard.js';
 import type { Logger } from '../log.js';
 import { MAX_FRAME_BYTES } from './serverFrames.js';
@@ -93,7 +100,8 @@ export function originRefusal(origin: string): string {
 /** Adapts a `ws` socket to the hub's {@link RelaySocket}. */
 export function adaptWebSocket(ws: WebSocket): RelaySocket {
   const socket: RelaySocket = {
-    batch: ws.protocol === RELAY_BATCH_SUBPROTOCOL,
+    batch: carriesBatches(ws.protocol),
+    contexts: ws.protocol === RELAY_CONTEXT_SUBPROTOCOL,
     send: (t) => {
       if (ws.readyState === ws.OPEN) ws.send(t);
     },
@@ -140,7 +148,7 @@ export function createRelayUpgrade(options: RelayUpgradeOptions): RelayUpgrade {
   const logger = options.logger;
   const server = lazyUpgradeServer({
     maxPayload: options.maxPayload ?? MAX_FRAME_BYTES,
-    subprotocols: [RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL],
+    subprotocols: [RELAY_CONTEXT_SUBPROTOCOL, RELAY_BATCH_SUBPROTOCOL, RELAY_SUBPROTOCOL],
   });
   const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, peer: RelayPeer) =>
     server.upgrade(
