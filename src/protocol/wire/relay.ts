@@ -289,14 +289,19 @@ export function relayLimitsOf(limits: Limits): RelayLimits {
   return z.parse(RelayLimitsSchema, Object.fromEntries(keys.map((key) => [key, limits[key]])));
 }
 
+/** What a request carries unchanged for one attachment: who asks, the adapter maximum, the limits (a call context). */
+const callContextShape = {
+  attachment: RequestAttachmentSchema,
+  adapter: AdapterMaximumSchema,
+  limits: RelayLimitsSchema,
+};
+
 /** One request to a session. */
 export const RequestFrameSchema = z.strictObject({
   t: z.literal('request'),
   id: RequestIdSchema,
   sessionId: IdSchema,
-  attachment: RequestAttachmentSchema,
-  adapter: AdapterMaximumSchema,
-  limits: RelayLimitsSchema,
+  ...callContextShape,
   deadlineMs: z.int().check(z.positive()),
   op: OperationSchema,
 });
@@ -315,9 +320,7 @@ const ContextKeySchema = z.int().check(z.nonnegative());
 export const ContextFrameSchema = z.strictObject({
   t: z.literal('context'),
   key: ContextKeySchema,
-  attachment: RequestAttachmentSchema,
-  adapter: AdapterMaximumSchema,
-  limits: RelayLimitsSchema,
+  ...callContextShape,
 });
 /** A call context as sent. */
 export type ContextFrame = z.infer<typeof ContextFrameSchema>;

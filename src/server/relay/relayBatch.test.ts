@@ -1,23 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSE_CODES, DEFAULT_LIMITS, MAX_BATCH_CHARS, relayLimitsOf } from '../../protocol/index.js';
+import { CLOSE_CODES, MAX_BATCH_CHARS } from '../../protocol/index.js';
 import { Hub } from '../hub/hub.js';
 import { createLogger } from '../log.js';
-import { TEST_CATALOG, TEST_SECRET, testAuthenticator } from '../testing/scriptedTab.js';
+import {
+  TEST_HELLO,
+  TEST_REQUEST_OPTIONS,
+  TEST_SESSION_CONTEXT,
+  TEST_SESSION_OPEN,
+  testAuthenticator,
+} from '../testing/scriptedTab.js';
 import { createMemorySocketPair } from './memorySocket.js';
 
-const hello = {
-  t: 'hello',
-  v: 1,
-  agent: { kind: 'page', version: 'test' },
-  auth: { kind: 'credential', credential: { hostId: 'h_x', secret: TEST_SECRET } },
-};
-const open = { t: 'session.open', ref: 'r1', info: { title: 'T' }, catalog: TEST_CATALOG };
-const CONTEXT = { kind: 'context', target: { scope: 'session' } } as const;
-const OPTIONS = {
-  adapter: { maxAccess: 'write', allowControls: null },
-  limits: relayLimitsOf(DEFAULT_LIMITS),
-  deadlineMs: 5_000,
-} as const;
+const hello = TEST_HELLO;
+const open = TEST_SESSION_OPEN;
+const CONTEXT = TEST_SESSION_CONTEXT;
+const OPTIONS = TEST_REQUEST_OPTIONS;
 
 function connect(batch: boolean) {
   const lines: string[] = [];

@@ -3,6 +3,7 @@
  * to a {@link Hub} over an in-memory socket, says hello, opens a session and
  * lets the test answer each request. No network, no browser.
  */
+import { DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import type { CatalogDocument, ControlDescriptor, RequestFrame, SessionInfo } from '../../protocol/index.js';
 import type { RelayAuthenticator } from '../relay/relayAuth.js';
 import { createMemorySocketPair, type MemoryClient } from '../relay/memorySocket.js';
@@ -47,6 +48,27 @@ export const TEST_CATALOG: CatalogDocument = {
   controls: [testControl('chart.getVisibleRange', false), testControl('chart.setVisibleRange', true)],
   channels: [],
 };
+
+/** The hello a scripted page sends, with the {@link TEST_SECRET} credential, for tests that drive the relay frame by frame. */
+export const TEST_HELLO = {
+  t: 'hello',
+  v: 1,
+  agent: { kind: 'page', version: 'test' },
+  auth: { kind: 'credential', credential: { hostId: 'h_x', secret: TEST_SECRET } },
+} as const;
+
+/** The `session.open` that follows {@link TEST_HELLO}, with {@link TEST_CATALOG}. */
+export const TEST_SESSION_OPEN = { t: 'session.open', ref: 'r1', info: { title: 'T' }, catalog: TEST_CATALOG } as const;
+
+/** A session-scoped `context` operation, the smallest request a hub test can send. */
+export const TEST_SESSION_CONTEXT = { kind: 'context', target: { scope: 'session' } } as const;
+
+/** Request options of a write-capable adapter with the default limits. */
+export const TEST_REQUEST_OPTIONS = {
+  adapter: { maxAccess: 'write', allowControls: null },
+  limits: relayLimitsOf(DEFAULT_LIMITS),
+  deadlineMs: 5_000,
+} as const;
 
 /** Options of {@link openScriptedTab}. */
 export interface ScriptedTabOptions {
