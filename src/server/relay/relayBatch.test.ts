@@ -1,40 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CLOSE_CODES, MAX_BATCH_CHARS } from '../../protocol/index.js';
-import { Hub } from '../hub/hub.js';
-import { createLogger } from '../log.js';
 import {
-  TEST_HELLO,
-  TEST_REQUEST_OPTIONS,
-  TEST_SESSION_CONTEXT,
-  TEST_SESSION_OPEN,
-  testAuthenticator,
+  TEST_HELLO as hello,
+  TEST_REQUEST_OPTIONS as OPTIONS,
+  TEST_SESSION_OPEN as open,
+  TEST_SESSION_CONTEXT as CONTEXT,
+  attachTestSocket,
+  connectTestSocket,
 } from '../testing/scriptedTab.js';
-import { createMemorySocketPair } from './memorySocket.js';
 
-const hello = TEST_HELLO;
-const open = TEST_SESSION_OPEN;
-const CONTEXT = TEST_SESSION_CONTEXT;
-const OPTIONS = TEST_REQUEST_OPTIONS;
-
-function connect(batch: boolean) {
-  const lines: string[] = [];
-  const hub = new Hub({
-    auth: testAuthenticator(),
-    logger: createLogger('debug', (l) => lines.push(l)),
-    serverVersion: '0.0.0-test',
-  });
-  const { server, client } = createMemorySocketPair({ batch });
-  const conn = hub.connect(server, { origin: 'http://127.0.0.1:7392' });
-  return { hub, conn, client, lines };
-}
-
+const connect = (batch: boolean) => connectTestSocket({ batch });
 /** A batch socket with hello and a session done in one message; the session id. */
-async function attached(batch = true) {
-  const t = connect(batch);
-  t.client.sendText(JSON.stringify([hello, open]));
-  const { sessionId } = await t.client.next('session.opened');
-  return { ...t, sessionId };
-}
+const attached = (batch = true) => attachTestSocket({ batch });
 
 describe('SPEC §9 relay batches, server end', () => {
   it('frames a browser batched are read in order: hello, then the session it opens', async () => {

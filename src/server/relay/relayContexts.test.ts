@@ -1,33 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Hub } from '../hub/hub.js';
-import { createLogger } from '../log.js';
 import {
-  TEST_HELLO,
-  TEST_REQUEST_OPTIONS,
-  TEST_SESSION_CONTEXT,
-  TEST_SESSION_OPEN,
-  testAuthenticator,
+  TEST_REQUEST_OPTIONS as OPTIONS,
+  TEST_SESSION_CONTEXT as CONTEXT,
+  attachTestSocket,
 } from '../testing/scriptedTab.js';
-import { createMemorySocketPair } from './memorySocket.js';
 
-const hello = TEST_HELLO;
-const open = TEST_SESSION_OPEN;
-const CONTEXT = TEST_SESSION_CONTEXT;
-const OPTIONS = TEST_REQUEST_OPTIONS;
 const limits = OPTIONS.limits;
-
-async function attached(contexts: boolean) {
-  const hub = new Hub({
-    auth: testAuthenticator(),
-    logger: createLogger('error', () => undefined),
-    serverVersion: 't',
-  });
-  const { server, client } = createMemorySocketPair({ batch: true, contexts });
-  hub.connect(server, { origin: 'http://127.0.0.1:7392' });
-  client.sendText(JSON.stringify([hello, open]));
-  const { sessionId } = await client.next('session.opened');
-  return { hub, client, sessionId };
-}
+const attached = (contexts: boolean) => attachTestSocket({ batch: true, contexts });
 
 describe('SPEC §9 call contexts, server end', () => {
   it('an attachment’s context goes once, before its first request; again, under a new key, when it changes', async () => {

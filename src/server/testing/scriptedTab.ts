@@ -7,7 +7,8 @@ import { DEFAULT_LIMITS, relayLimitsOf } from '../../protocol/index.js';
 import type { CatalogDocument, ControlDescriptor, RequestFrame, SessionInfo } from '../../protocol/index.js';
 import type { RelayAuthenticator } from '../relay/relayAuth.js';
 import { createMemorySocketPair, type MemoryClient } from '../relay/memorySocket.js';
-import type { Hub } from '../hub/hub.js';
+import { Hub } from '../hub/hub.js';
+import { createLogger } from '../log.js';
 
 /** The secret {@link testAuthenticator} accepts. */
 export const TEST_SECRET = 'test-secret-0123456789abcdef';
@@ -69,6 +70,31 @@ export const TEST_REQUEST_OPTIONS = {
   limits: relayLimitsOf(DEFAULT_LIMITS),
   deadlineMs: 5_000,
 } as const;
+
+/**
+ * A hub with {@link testAuthenticator} whose log lines are kept in `lines`,
+ * and one in-memory relay socket to it (`batch`, `contexts`: what the socket
+ * negotiated), on which the page has sent nothing yet.
+ */
+export function connectTestSocket(options: { batch?: boolean; contexts?: boolean } = {}) {
+  const lines: string[] = [];
+  const hub = new Hub({
+    auth: testAuthenticator(),
+    logger: createLogger('debug', (line) => lines.push(line)),
+    serverVersion: '0.0.0-test',
+  });
+  const { server, client } = createMemorySocketPair(options);
+  const conn = hub.connect(server, { origin: 'http://127.0.0.1:7392' });
+  return { hub, conn, client, lines };
+}
+
+/** {@link connectTestSocket}, then {@link TEST_HELLO} and {@link TEST_SESSION_OPEN} in one message; with the session id. */
+export async function attachTestSocket(options: { batch?: boolean; contexts?: boolean } = {}) {
+  const socket = connectTestSocket(options);
+  socket.client.sendText(JSON.stringify([TEST_HELLO, TEST_SESSION_OPEN]));
+  const { sessionId } = await socket.client.next('session.opened');
+  return { ...socket, sessionId };
+}
 
 /** Options of {@link openScriptedTab}. */
 export interface ScriptedTabOptions {
