@@ -337,13 +337,19 @@ const ATTACKER_PAGE = (relay: string, mcpUrl: string, demo: string) => `<!doctyp
 <script>
 window.report = (async () => {
   const out = {};
-  out.relay = await new Promise((resolve) => {
-    const ws = new WebSocket(${JSON.stringify(relay)}, 'tradescript.relay.v1');
-    let messages = 0;
-    ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 'x' }, auth: { kind: 'pair', code: 'QZXPAIRXZQ' } }));
-    ws.onmessage = () => (messages += 1);
-    ws.onclose = (e) => resolve('closed ' + e.code + ' after ' + messages + ' messages');
-  });
+  // Each subprotocol offer a page can make: the plain relay, the batch one, and the call-context one a
+  // current bridge offers first (the server must refuse the origin before it chooses among them).
+  out.relay = [];
+  for (const offer of [['tradescript.relay.v1'], ['tradescript.relay.v1.batch', 'tradescript.relay.v1'],
+    ['tradescript.relay.v1.context', 'tradescript.relay.v1.batch', 'tradescript.relay.v1'], ['tradescript.relay.v1.context']]) {
+    out.relay.push(await new Promise((resolve) => {
+      const ws = new WebSocket(${JSON.stringify(relay)}, offer);
+      let messages = 0;
+      ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', v: 1, agent: { kind: 'page', version: 'x' }, auth: { kind: 'pair', code: 'QZXPAIRXZQ' } }));
+      ws.onmessage = () => (messages += 1);
+      ws.onclose = (e) => resolve(offer[0] + ': closed ' + e.code + ' after ' + messages + ' messages');
+    }));
+  }
   out.mcp = await fetch(${JSON.stringify(mcpUrl)}, { method: 'POST', mode: 'no-cors', body: '{}' }).then(
     (r) => 'sent (opaque ' + r.type + ')', (e) => 'blocked ' + e.name);
   out.readCors = await fetch(${JSON.stringify(mcpUrl)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
@@ -378,12 +384,19 @@ describe('SPEC §9 a page on another origin', () => {
       () => (window as unknown as { report: Promise<Record<string, unknown>> }).report,
     );
     // Told why (4430, SPEC §9), and nothing else: not a single frame, its hello never read.
-    expect(report['relay']).toBe(`closed ${CLOSE_CODES.originNotAllowed} after 0 messages`);
+    expect(report['relay']).toEqual(
+      [
+        'tradescript.relay.v1',
+        'tradescript.relay.v1.batch',
+        'tradescript.relay.v1.context',
+        'tradescript.relay.v1.context',
+      ].map((first) => `${first}: closed ${CLOSE_CODES.originNotAllowed} after 0 messages`),
+    );
     expect(report['readCors']).toMatch(/^blocked/);
     expect(report['databases']).not.toContain('tradescript-bridge');
     expect(report['frameDom']).toMatch(/^blocked/);
     expect(report['frameHooks']).toMatch(/^blocked/);
-    refusals.foreignPage += 5;
+    refusals.foreignPage += 8; // four relay offers, CORS read, storage, DOM, hooks
     const status = await victim.evaluate(() => (window as unknown as DemoWindow).__tradescriptDemo!.bridgeStatus());
     expect(status).toMatchObject({ state: 'paired', sessionId: victimSession });
     // frame-ancestors 'none': the browser never runs the demo inside the attacker's frame, so it pairs nothing
