@@ -2,7 +2,8 @@
  * Test support: fast-check arbitraries of values valid against a tool's
  * published JSON Schema (the subset zod's `toJSONSchema` emits for our tools:
  * objects, arrays, strings with bounds and patterns, integers with bounds,
- * booleans, enums, consts, `oneOf`, records and free values). Every free
+ * booleans, enums, consts, `oneOf`/`anyOf`, nulls and type lists, records and
+ * free values; exclusive bounds as zod 4 writes them, numbers). Every free
  * string carries a marker (`QZX<n>XZQ`), so a test can prove no submitted
  * value comes back in a diagnostic.
  */
@@ -11,7 +12,7 @@ import { FORBIDDEN_KEYS } from '../protocol/index.js';
 
 /** The JSON Schema subset the tools publish. */
 export interface JsonSchema {
-  type?: string;
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -23,6 +24,8 @@ export interface JsonSchema {
   pattern?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   enum?: unknown[];
   const?: unknown;
   oneOf?: JsonSchema[];
@@ -90,22 +93,47 @@ function objectArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
   return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in model) });
 }
 
+/** The least value `schema` admits, an exclusive bound moved up by `step` (1 for integers; 0 for numbers, excluded by the caller). */
+function lowerBound(schema: JsonSchema, step: number): number | undefined {
+  const exclusive = schema.exclusiveMinimum === undefined ? undefined : schema.exclusiveMinimum + step;
+  if (schema.minimum === undefined) return exclusive;
+  return exclusive === undefined ? schema.minimum : Math.max(schema.minimum, exclusive);
+}
+
+/** The greatest value `schema` admits, as {@link lowerBound}. */
+function upperBound(schema: JsonSchema, step: number): number | undefined {
+  const exclusive = schema.exclusiveMaximum === undefined ? undefined : schema.exclusiveMaximum - step;
+  if (schema.maximum === undefined) return exclusive;
+  return exclusive === undefined ? schema.maximum : Math.min(schema.maximum, exclusive);
+}
+
 /** Values valid against `schema`. */
 export function arbitraryFor(schema: JsonSchema, options: ArbitraryOptions = {}): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.oneOf ?? schema.anyOf;
   if (union) return fc.oneof(...union.map((option) => arbitraryFor(option, options)));
+  if (Array.isArray(schema.type)) {
+    return fc.oneof(...schema.type.map((type) => arbitraryFor({ ...schema, type }, options)));
+  }
   switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
     case 'string':
       return stringArbitrary(schema);
     case 'integer':
       return fc.integer({
-        min: Math.max(schema.minimum ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
-        max: Math.min(schema.maximum ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+        min: Math.max(lowerBound(schema, 1) ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+        max: Math.min(upperBound(schema, 1) ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
       });
     case 'number':
-      return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true });
+      return fc.double({
+        min: lowerBound(schema, 0) ?? -1e9,
+        max: upperBound(schema, 0) ?? 1e9,
+        minExcluded: schema.exclusiveMinimum !== undefined && !(schema.minimum! > schema.exclusiveMinimum),
+        maxExcluded: schema.exclusiveMaximum !== undefined && !(schema.maximum! < schema.exclusiveMaximum),
+        noNaN: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'array':
