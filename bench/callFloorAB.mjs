@@ -152,6 +152,7 @@ paired('live − quiet', ['live'], ['quiet']);
 paired('live − paused', ['live'], ['paused']);
 paired('quiet − paused', ['quiet'], ['paused']);
 paired('live − composite', ['live'], ['composite']);
+paired('live − (floor + SDK)', ['live'], ['floor', 'sdk']);
 if (per.floor && per.sdk) {
   const limits = Array.from({ length: rounds }, (_, r) => 1.3 * (per.floor.p50[r] + per.sdk.p50[r]));
   console.log(`${mode}: SPEC §12 limit 1.3 × (floor + SDK) p50: ${f(median(limits))} ms (median over rounds)`);
