@@ -30,11 +30,15 @@ worker.onmessage = (event) => worker.postMessage(event.data);
 const PAYLOAD = JSON.stringify({ kind: 'call', body: 'x'.repeat(360) });
 
 /**
- * @param {{ newPage: Function }} h the harness
- * @param {import('playwright-core').Browser} browser
- * @param {{ viaWorker?: boolean }} [opts]
+ * Serves the echo page (or, with `viaWorker`, its worker form) and its socket
+ * on loopback, in whatever process calls it: the floor below, and the bare
+ * composite of `bench/fixtures/sdkServer.mjs --echo` (an SDK server whose tool
+ * forwards each call over this socket). Open `pageUrl` in a tab; `echo()`
+ * waits for the page to connect, then sends one message and resolves when it
+ * comes back (with the text that came back).
+ * @param {{ viaWorker?: boolean, payload?: string }} [opts]
  */
-export async function openWsFloor(h, browser, { viaWorker = false } = {}) {
+export async function serveEchoPage({ viaWorker = false, payload = PAYLOAD } = {}) {
   const http = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(viaWorker ? WORKER_PAGE : PAGE);
@@ -42,40 +46,71 @@ export async function openWsFloor(h, browser, { viaWorker = false } = {}) {
   const wss = new WebSocketServer({ server: http, path: '/echo' });
   await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
   const port = /** @type {import('node:net').AddressInfo} */ (http.address()).port;
-  const connected = new Promise((resolve, reject) => {
-    wss.once('connection', resolve);
-    setTimeout(() => reject(new Error('the floor page did not connect within 15 s')), 15_000).unref();
-  });
-  const tab = await h.newPage(browser);
-  await tab.page.goto(`http://127.0.0.1:${port}/`);
-  /** @type {import('ws').WebSocket} */
-  const socket = await connected;
+  /** @type {Promise<import('ws').WebSocket>} */
+  const connected = new Promise((resolve) => wss.once('connection', resolve));
 
-  /** @type {Map<string, () => void>} */
+  /** @type {Map<string, (text: string) => void>} */
   const waiting = new Map();
-  socket.on('message', (data) => {
-    const text = data.toString();
-    const id = text.slice(0, text.indexOf('|'));
-    const resolve = waiting.get(id);
-    waiting.delete(id);
-    resolve?.();
+  let socket = null;
+  void connected.then((ws) => {
+    socket = ws;
+    ws.on('message', (data) => {
+      const text = data.toString();
+      const id = text.slice(0, text.indexOf('|'));
+      const resolve = waiting.get(id);
+      waiting.delete(id);
+      resolve?.(text);
+    });
   });
   let nextId = 0;
+  const send = (resolve) => {
+    const id = String(nextId++);
+    waiting.set(id, resolve);
+    socket.send(`${id}|${payload}`);
+  };
 
   return {
+    pageUrl: `http://127.0.0.1:${port}/`,
+    /** Resolves with the page's socket once it connects (rejects after `ms`). */
+    connected(ms = 15_000) {
+      return Promise.race([
+        connected,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`the echo page did not connect within ${ms / 1000} s`)), ms).unref(),
+        ),
+      ]);
+    },
     /** One echo round trip. */
     echo() {
-      const id = String(nextId++);
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        socket.send(`${id}|${PAYLOAD}`);
-      });
+      if (socket) return new Promise(send);
+      return connected.then(() => new Promise(send));
     },
     async close() {
-      socket.close();
-      await tab.close();
+      socket?.close();
       wss.close();
       await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+/**
+ * @param {{ newPage: Function }} h the harness
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ viaWorker?: boolean }} [opts]
+ */
+export async function openWsFloor(h, browser, { viaWorker = false } = {}) {
+  const served = await serveEchoPage({ viaWorker });
+  const connected = served.connected();
+  const tab = await h.newPage(browser);
+  await tab.page.goto(served.pageUrl);
+  await connected;
+  return {
+    /** One echo round trip. */
+    echo: () => served.echo().then(() => undefined),
+    async close() {
+      const closing = served.close();
+      await tab.close();
+      await closing;
     },
   };
 }

@@ -61,10 +61,11 @@ export const REQUEST_OPTIONS = { timeout: 30_000 };
  * @param {any} h the harness
  * @param {import('playwright-core').Browser} browser
  * @param {'stdio' | 'http'} transport
- * @param {{ args?: string[], prefixArgs?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern', prepare?: (page: import('playwright-core').Page) => Promise<void> }} [opts]
+ * @param {{ args?: string[], prefixArgs?: string[], viewport?: { width: number, height: number }, query?: string, bin?: string, era?: 'modern', prepare?: (page: import('playwright-core').Page) => Promise<void>, pair?: (page: import('playwright-core').Page, ready: Record<string, any>) => Promise<string> }} [opts]
  *   `prefixArgs` go before the CLI's own (for a `bin` that wraps the CLI: its arguments, then the CLI's path); `query` is added to the demo's address (e.g. `diagnostics=1`); `bin` runs another build's CLI; `era: 'modern'`
  *   speaks 2026-07-28 (over HTTP stateless: each call passes back the attachment handle of the one before);
- *   `prepare` runs on the new tab before the demo loads (e.g. an init script or a fixed clock)
+ *   `prepare` runs on the new tab before the demo loads (e.g. an init script or a fixed clock);
+ *   `pair` pairs the new tab with another page than the demo (given the ready line, it answers the session id)
  * @returns {Promise<Terminal>}
  */
 export async function openTerminal(h, browser, transport, opts = {}) {
@@ -100,7 +101,9 @@ export async function openTerminal(h, browser, transport, opts = {}) {
     await tab.close().catch(() => {});
   };
   try {
-    const sessionId = await h.pairPage(tab.page, withQuery(ready.pairUrl, opts.query));
+    const sessionId = opts.pair
+      ? await opts.pair(tab.page, ready)
+      : await h.pairPage(tab.page, withQuery(ready.pairUrl, opts.query));
     // Real clients list tools first; the SDK client then validates structuredContent against outputSchema.
     const { tools } = await client.listTools();
     return {
@@ -146,8 +149,11 @@ function withQuery(url, query) {
   return u.href;
 }
 
-/** A round trip of one `tradescript_call` of the trivial read; false when the envelope is an error. */
-export function readCall(terminal) {
-  const args = { sessionId: terminal.sessionId, ...READ_CALL };
+/**
+ * A round trip of one `tradescript_call` of the trivial read (or of `call`:
+ * target, controlId and args); false when the envelope is an error.
+ */
+export function readCall(terminal, call = READ_CALL) {
+  const args = { sessionId: terminal.sessionId, ...call };
   return async () => (await terminal.callTool('tradescript_call', args)).isError !== true;
 }
