@@ -49,16 +49,6 @@ export interface ChartPaneOptions {
   frames: FrameBatcher;
   symbol: string;
   interval: Interval;
-  /**
-   * When true, a tick's bars reach the series one animation frame after the
-   * toolbar and legend show them. lightweight-charts repaints on the frame
-   * after an `update()`, rebuilding its drawing data for every loaded bar:
-   * two charts updated in one frame repaint in one long task, which a call
-   * arriving then waits behind. Lagging one chart's series splits that task
-   * in two without adding a frame of DOM work (its text still changes with
-   * the rest of the views).
-   */
-  seriesLag?: boolean;
   /** The person scrolled or zoomed (`range`) or picked another symbol or interval. */
   onUserViewportChange: (change: ViewportChange) => void;
   /** When given, the toolbar offers to close the chart. */
@@ -81,7 +71,6 @@ export class ChartPane implements ChartModel {
   private readonly gestures: GestureTracker;
   private readonly priceLines = new Map<string, IPriceLine>();
   private readonly unsubscribe: () => void;
-  private readonly seriesLag: boolean;
   private currentSymbol: string;
   private currentInterval: Interval;
   private loaded: TimeRange = { from: 0, to: 0 };
@@ -92,13 +81,11 @@ export class ChartPane implements ChartModel {
   /** True while the series holds only the newest {@link LOADED_BARS} of the live bars. */
   private partial = false;
   private hovering = false;
-  private disposed = false;
 
   constructor(options: ChartPaneOptions) {
     this.chartId = options.chartId;
     this.market = options.market;
     this.frames = options.frames;
-    this.seriesLag = options.seriesLag === true;
     this.currentSymbol = options.symbol;
     this.currentInterval = options.interval;
     this.toolbar = new ChartToolbar({
@@ -212,7 +199,6 @@ export class ChartPane implements ChartModel {
 
   /** Stops updates and frees the chart. */
   dispose(): void {
-    this.disposed = true;
     this.unsubscribe();
     this.gestures.dispose();
     this.chart.remove();
@@ -261,20 +247,17 @@ export class ChartPane implements ChartModel {
     );
   }
 
-  /** Shows the latest bar's figures and applies every bar that formed or changed since the last frame. */
+  /**
+   * Shows the latest bar's figures and applies every bar that formed or
+   * changed since the last frame. Every chart hands its series the tick in
+   * the same frame, so lightweight-charts repaints them all in its next one:
+   * one frame per tick for the charts. Lagging one chart's series a frame
+   * (s9, 107c300) split that repaint in two tasks but cost the whole browser
+   * a frame per tick (commit, raster, compositing): about 7 % of its idle CPU.
+   */
   private flush(): void {
     if (!this.live) return;
-    if (!this.seriesLag) {
-      this.showLatest(this.applyBars());
-      return;
-    }
-    const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
-    this.showLatest(bars[bars.length - 1]);
-    // Scheduled while the frame batcher runs this frame's tasks, so it runs on the next frame.
-    this.frames.schedule(`chart-series:${this.chartId}`, () => {
-      // The chart may have been closed, or gone back in history, since the tick.
-      if (this.live && !this.disposed) this.applyBars();
-    });
+    this.showLatest(this.applyBars());
   }
 
   /** Hands the series the bars since the newest it has (read from the market now); returns the newest. */
