@@ -431,6 +431,41 @@ describe.each<Transport>(['http', 'stdio'])('foundation over %s', (transport) =>
     }
   });
 
+  it('the depth ladder shows whole levels below its column headings, the nearest each side of the spread, at 1280×720 and 1280×1000', async () => {
+    const before = t.page.viewportSize();
+    // Where each ladder row sits (shown or hidden), the headings' bottom and the rows box's bottom, after a frame.
+    const layout = async (width: number, height: number) => {
+      await t.page.setViewportSize({ width, height });
+      return t.page.getByTestId('panel-depth-ladder').evaluate(async (panel) => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        const headings = panel.querySelector('.ladder-columns')!.getBoundingClientRect();
+        const box = panel.querySelector('.ladder-rows')!.getBoundingClientRect();
+        const rows = [...panel.querySelectorAll<HTMLElement>('.ladder-row')].map((row) => row.getBoundingClientRect());
+        return {
+          shown: rows.flatMap((r, index) => (r.height > 0 ? [index] : [])),
+          top: Math.min(...rows.filter((r) => r.height > 0).map((r) => r.top)),
+          bottom: Math.max(...rows.filter((r) => r.height > 0).map((r) => r.bottom)),
+          headingsBottom: headings.bottom,
+          boxBottom: box.bottom,
+        };
+      });
+    };
+    try {
+      // 12 rows and the spread need about 210 px; at 1280×720 the rows box has about 150: four levels a side.
+      const small = await layout(1280, 720);
+      expect(small.shown).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(small.top).toBeGreaterThanOrEqual(small.headingsBottom);
+      expect(small.bottom).toBeLessThanOrEqual(small.boxBottom);
+      // A taller window shows every level again.
+      const tall = await layout(1280, 1000);
+      expect(tall.shown).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(tall.top).toBeGreaterThanOrEqual(tall.headingsBottom);
+      expect(tall.bottom).toBeLessThanOrEqual(tall.boxBottom);
+    } finally {
+      if (before) await t.page.setViewportSize(before);
+    }
+  });
+
   it('the page stays free of errors', () => {
     expect(t.pageErrors).toEqual([]);
   });

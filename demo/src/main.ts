@@ -86,7 +86,6 @@ const { host, charts } = mountTerminal({
       symbol: 'ETHUSDT',
       interval: '5m',
       closable: true,
-      seriesLag: true,
     },
   ],
   terminalState: () => ({

@@ -47,12 +47,6 @@ export interface ChartSpec {
   symbol: string;
   interval: Interval;
   closable: boolean;
-  /**
-   * The chart's candles take each tick one animation frame after its price
-   * text, so lightweight-charts repaints it in a frame of its own rather
-   * than in one task with the other chart's repaint (see {@link ChartPaneOptions.seriesLag}).
-   */
-  seriesLag?: boolean;
 }
 
 /** Each widget target this module registers, with its panel (its DOM render source). */

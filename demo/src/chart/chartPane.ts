@@ -49,16 +49,6 @@ export interface ChartPaneOptions {
   frames: FrameBatcher;
   symbol: string;
   interval: Interval;
-  /**
-   * When true, a tick's bars reach the series one animation frame after the
-   * toolbar and legend show them. lightweight-charts repaints on the frame
-   * after an `update()`, rebuilding its drawing data for every loaded bar:
-   * two charts updated in one frame repaint in one long task, which a call
-   * arriving then waits behind. Lagging one chart's series splits that task
-   * in two without adding a frame of DOM work (its text still changes with
-   * the rest of the views).
-   */
-  seriesLag?: boolean;
   /** The person scrolled or zoomed (`range`) or picked another symbol or interval. */
   onUserViewportChange: (change: ViewportChange) => void;
   /** When given, the toolbar offers to close the chart. */
@@ -81,7 +71,6 @@ export class ChartPane implements ChartModel {
   private readonly gestures: GestureTracker;
   private readonly priceLines = new Map<string, IPriceLine>();
   private readonly unsubscribe: () => void;
-  private readonly seriesLag: boolean;
   private currentSymbol: string;
   private currentInterval: Interval;
   private loaded: TimeRange = { from: 0, to: 0 };
@@ -92,13 +81,15 @@ export class ChartPane implements ChartModel {
   /** True while the series holds only the newest {@link LOADED_BARS} of the live bars. */
   private partial = false;
   private hovering = false;
-  private disposed = false;
+  /** The newest bar the series holds, whose figures the toolbar and legend show on the next frame. */
+  private newest: Candle | undefined;
+  /** True when a tick's bars wait for {@link flush} (the tab was hidden, or the chart showed history). */
+  private behind = false;
 
   constructor(options: ChartPaneOptions) {
     this.chartId = options.chartId;
     this.market = options.market;
     this.frames = options.frames;
-    this.seriesLag = options.seriesLag === true;
     this.currentSymbol = options.symbol;
     this.currentInterval = options.interval;
     this.toolbar = new ChartToolbar({
@@ -136,7 +127,13 @@ export class ChartPane implements ChartModel {
     this.chart.timeScale().subscribeVisibleTimeRangeChange(() => (this.pending = null));
     this.chart.subscribeCrosshairMove((param) => this.crosshairMoved(param));
     this.unsubscribe = this.market.subscribe((tick) => {
-      if (tick.symbol === this.currentSymbol) this.frames.schedule(`chart:${this.chartId}`, () => this.flush());
+      if (tick.symbol !== this.currentSymbol) return;
+      // The series takes the tick now, in the tick's task, so lightweight-charts repaints in the frame that shows
+      // the rest of the tick: handed over from that frame's batch, its repaint waits for a frame of its own. A
+      // hidden tab leaves it to the batch, which runs when the tab shows again.
+      if (this.live && document.visibilityState === 'visible') this.applyBars();
+      else this.behind = true;
+      this.frames.schedule(`chart:${this.chartId}`, () => this.flush());
     });
     this.toolbar.showLineCount(0);
     this.load();
@@ -212,7 +209,6 @@ export class ChartPane implements ChartModel {
 
   /** Stops updates and frees the chart. */
   dispose(): void {
-    this.disposed = true;
     this.unsubscribe();
     this.gestures.dispose();
     this.chart.remove();
@@ -255,38 +251,43 @@ export class ChartPane implements ChartModel {
     this.candles.setData(bars.map(toCandleData));
     this.volume.setData(bars.map(toVolumeData));
     this.loaded = { from: bars[0]?.time ?? 0, to: bars[bars.length - 1]?.time ?? 0 };
+    this.newest = bars[bars.length - 1];
+    this.behind = false;
     this.toolbar.show(this.currentSymbol, this.currentInterval, this.live);
     this.legend.showTitle(
       `${this.currentSymbol} · ${this.currentInterval} · Simulated${this.live ? '' : ' · history'}`,
     );
   }
 
-  /** Shows the latest bar's figures and applies every bar that formed or changed since the last frame. */
+  /**
+   * Applies any bars the tick did not (a hidden tab's) and shows the newest
+   * bar's figures. The ticks' task hands every chart's series its bars, so
+   * lightweight-charts repaints them all in the frame that runs this: one
+   * frame per tick for the views and the charts. Handing the bars over here
+   * instead cost a frame per tick for the charts' repaint (and s9's 107c300,
+   * lagging the second chart's series a frame, one more): each frame costs
+   * the whole browser commit, raster and compositing.
+   */
   private flush(): void {
     if (!this.live) return;
-    if (!this.seriesLag) {
-      this.showLatest(this.applyBars());
-      return;
-    }
-    const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
-    this.showLatest(bars[bars.length - 1]);
-    // Scheduled while the frame batcher runs this frame's tasks, so it runs on the next frame.
-    this.frames.schedule(`chart-series:${this.chartId}`, () => {
-      // The chart may have been closed, or gone back in history, since the tick.
-      if (this.live && !this.disposed) this.applyBars();
-    });
+    // Only bars the tick left: handing a bar over again would repaint the chart in a frame of its own.
+    if (this.behind) this.applyBars();
+    this.showLatest(this.newest);
   }
 
-  /** Hands the series the bars since the newest it has (read from the market now); returns the newest. */
-  private applyBars(): Candle | undefined {
+  /** Hands the series the bars since the newest it has (read from the market now). */
+  private applyBars(): void {
     const bars = this.market.candlesSince(this.currentSymbol, this.currentInterval, this.loaded.to);
     for (const bar of bars) {
       this.candles.update(toCandleData(bar));
       this.volume.update(toVolumeData(bar));
     }
     const last = bars[bars.length - 1];
-    if (last) this.loaded.to = last.time;
-    return last;
+    this.behind = false;
+    if (last) {
+      this.loaded.to = last.time;
+      this.newest = last;
+    }
   }
 
   private showLatest(bar: Candle | undefined): void {

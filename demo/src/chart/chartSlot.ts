@@ -32,8 +32,6 @@ export interface ChartSlotOptions {
   interval: Interval;
   /** Offers a close button (the main chart stays). */
   closable: boolean;
-  /** The candles follow the price text one frame later ({@link ChartPaneOptions.seriesLag}). */
-  seriesLag?: boolean;
   /** Provides the channels shared with other targets (quotes) on this chart. */
   provideShared: (target: Target) => void;
   /** Counts the chart's own channel bindings (for the test hooks). */
@@ -85,7 +83,6 @@ export class ChartSlot {
       frames: this.options.frames,
       symbol: this.options.symbol,
       interval: this.options.interval,
-      seriesLag: this.options.seriesLag === true,
       onUserViewportChange: (change) => this.personChanged(change),
       ...(this.options.closable ? { onClose: () => this.close() } : {}),
     });

@@ -15,8 +15,7 @@ import { instrumentOf } from '../broker/instruments.js';
 import { showDecimal } from '../ui/display.js';
 import type { TicketPrefill } from '../orders/orderTicket.js';
 import { select } from '../ui/widgets.js';
-
-const LEVELS_PER_SIDE = 6;
+import { LEVELS_PER_SIDE, levelsThatFit } from './levelsThatFit.js';
 
 interface Row {
   element: HTMLElement;
@@ -68,10 +67,14 @@ export class DepthLadderView {
     ]);
     const asks = Array.from({ length: LEVELS_PER_SIDE }, () => this.row());
     const bids = Array.from({ length: LEVELS_PER_SIDE }, () => this.row());
-    root.replaceChildren(
-      columns,
-      el('div', { class: 'ladder-rows' }, [...asks.map((r) => r.element), this.spread, ...bids.map((r) => r.element)]),
-    );
+    const box = el('div', { class: 'ladder-rows' }, [
+      ...asks.map((r) => r.element),
+      this.spread,
+      ...bids.map((r) => r.element),
+    ]);
+    root.replaceChildren(columns, box);
+    // Only when the box's size changes (the window, the desk's layout), never per tick.
+    new ResizeObserver(() => this.fit(box)).observe(box);
     market.subscribe((tick) => {
       if (tick.symbol === ladder.symbol()) frames.schedule('ladder', () => this.refresh());
     });
@@ -117,6 +120,26 @@ export class DepthLadderView {
     element.addEventListener('blur', track('focused', false));
     this.rows.push(row);
     return row;
+  }
+
+  /**
+   * Shows as many levels as the rows box holds, the same number each side and
+   * those nearest the touch first, so the spread stays in the middle and no
+   * row is cut or drawn over the column headings (12 rows and the spread
+   * need about 210 px; at 1280×720 the box has about 150). Every row is
+   * still painted each tick: a hidden row's level shows again when the
+   * box grows.
+   */
+  private fit(box: HTMLElement): void {
+    // The nearest ask is never hidden, so it measures a row.
+    const rowHeight = this.rows[LEVELS_PER_SIDE - 1]?.element.offsetHeight ?? 0;
+    if (rowHeight === 0) return;
+    const perSide = levelsThatFit(box.clientHeight, this.spread.offsetHeight, rowHeight);
+    this.rows.forEach((row, index) => {
+      const fromTouch = index < LEVELS_PER_SIDE ? LEVELS_PER_SIDE - 1 - index : index - LEVELS_PER_SIDE;
+      const hidden = fromTouch >= perSide;
+      if (row.element.hidden !== hidden) row.element.hidden = hidden;
+    });
   }
 
   private pick(row: Row): void {
