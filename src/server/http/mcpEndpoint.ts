@@ -29,6 +29,7 @@ import { plainJsonRpcRequest } from '../mcp/jsonRpcShape.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
+import { ModernCall } from './modernCall.js';
 import { HELD_HEADERS_MS, sendWebResponse, toWebRequest } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
@@ -48,6 +49,8 @@ interface Loaded {
   sdk: Sdk;
   front: HttpFront;
   modern: McpHttpHandler;
+  /** The modern path for vouched requests, the SDK's handler for the rest. */
+  call: ModernCall;
   listen: PrincipalListenBus;
 }
 
@@ -184,7 +187,7 @@ export class McpHttpEndpoint {
       res.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
       return;
     }
-    const { sdk, front, modern } = await this.load();
+    const { sdk, front, call } = await this.load();
     // A POST's body is parsed here and handed to the SDK as `parsedBody` on every path below.
     let body: unknown = undefined;
     if (req.method === 'POST') {
@@ -204,7 +207,7 @@ export class McpHttpEndpoint {
     }
     const request = toWebRequest(req, res);
     if (!routesLegacy(sdk, req, body)) {
-      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }), heldHeadersMs(body));
+      return sendWebResponse(res, await call.fetch(request, body), heldHeadersMs(body));
     }
     return this.legacy(req, res, request, body, sessionId, sdk, front);
   }
@@ -222,6 +225,7 @@ export class McpHttpEndpoint {
     const loaded = this.loaded ? await this.loaded.catch(() => null) : null;
     if (!loaded) return;
     loaded.listen.close();
+    await loaded.call.close();
     await loaded.modern.close().catch(() => undefined);
     await loaded.front.close();
   }
@@ -249,12 +253,12 @@ export class McpHttpEndpoint {
       const [sdk, front] = await Promise.all([import('@modelcontextprotocol/server'), this.createFront()]);
       // Each stream hears its own principal's hub events, from its first stream to its last.
       const listen = new PrincipalListenBus(this.principal, (notify) => front.publishTo(notify));
-      const modern = sdk.createMcpHandler(() => front.request(this.principal()), {
-        legacy: 'reject',
-        bus: listen,
-        onerror: (error) => this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) }),
-      });
-      return { sdk, front, modern, listen };
+      const factory = () => front.request(this.principal());
+      const onerror = (error: Error) =>
+        this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) });
+      const modern = sdk.createMcpHandler(factory, { legacy: 'reject', bus: listen, onerror });
+      const call = new ModernCall(sdk, factory, modern, onerror);
+      return { sdk, front, modern, call, listen };
     })();
     return this.loaded;
   }
