@@ -13,7 +13,9 @@
  * - 2026-07-28: the SDK's stateless handler, a fresh server per request for
  *   the principal of the request; its `subscriptions/listen` streams hear the
  *   hub's changes from here, each principal's streams its own
- *   (`listenBus.ts`).
+ *   (`listenBus.ts`). A plain `tools/call` or `tools/list` it would classify
+ *   modern takes the handler's serving steps without its classifier
+ *   (`modernCall.ts`).
  *
  * The Host, Origin and token checks run before this (`portServer.ts`). The
  * SDK modules load on the first request, keeping startup fast.
