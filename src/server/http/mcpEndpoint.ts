@@ -13,7 +13,9 @@
  * - 2026-07-28: the SDK's stateless handler, a fresh server per request for
  *   the principal of the request; its `subscriptions/listen` streams hear the
  *   hub's changes from here, each principal's streams its own
- *   (`listenBus.ts`).
+ *   (`listenBus.ts`). A plain `tools/call` or `tools/list` it would classify
+ *   modern takes the handler's serving steps without its classifier
+ *   (`modernCall.ts`).
  *
  * The Host, Origin and token checks run before this (`portServer.ts`). The
  * SDK modules load on the first request, keeping startup fast.
@@ -29,6 +31,7 @@ import { plainJsonRpcRequest } from '../mcp/jsonRpcShape.js';
 import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
+import { ModernCall } from './modernCall.js';
 import { HELD_HEADERS_MS, sendWebResponse, toWebRequest } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
@@ -48,6 +51,8 @@ interface Loaded {
   sdk: Sdk;
   front: HttpFront;
   modern: McpHttpHandler;
+  /** The modern path for vouched requests, the SDK's handler for the rest. */
+  call: ModernCall;
   listen: PrincipalListenBus;
 }
 
@@ -184,7 +189,7 @@ export class McpHttpEndpoint {
       res.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
       return;
     }
-    const { sdk, front, modern } = await this.load();
+    const { sdk, front, call } = await this.load();
     // A POST's body is parsed here and handed to the SDK as `parsedBody` on every path below.
     let body: unknown = undefined;
     if (req.method === 'POST') {
@@ -204,7 +209,7 @@ export class McpHttpEndpoint {
     }
     const request = toWebRequest(req, res);
     if (!routesLegacy(sdk, req, body)) {
-      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }), heldHeadersMs(body));
+      return sendWebResponse(res, await call.fetch(request, body), heldHeadersMs(body));
     }
     return this.legacy(req, res, request, body, sessionId, sdk, front);
   }
@@ -222,6 +227,7 @@ export class McpHttpEndpoint {
     const loaded = this.loaded ? await this.loaded.catch(() => null) : null;
     if (!loaded) return;
     loaded.listen.close();
+    await loaded.call.close();
     await loaded.modern.close().catch(() => undefined);
     await loaded.front.close();
   }
@@ -249,12 +255,12 @@ export class McpHttpEndpoint {
       const [sdk, front] = await Promise.all([import('@modelcontextprotocol/server'), this.createFront()]);
       // Each stream hears its own principal's hub events, from its first stream to its last.
       const listen = new PrincipalListenBus(this.principal, (notify) => front.publishTo(notify));
-      const modern = sdk.createMcpHandler(() => front.request(this.principal()), {
-        legacy: 'reject',
-        bus: listen,
-        onerror: (error) => this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) }),
-      });
-      return { sdk, front, modern, listen };
+      const factory = () => front.request(this.principal());
+      const onerror = (error: Error) =>
+        this.logger.debug('mcp request refused', { reason: error.message.slice(0, 200) });
+      const modern = sdk.createMcpHandler(factory, { legacy: 'reject', bus: listen, onerror });
+      const call = new ModernCall(sdk, factory, modern, onerror);
+      return { sdk, front, modern, call, listen };
     })();
     return this.loaded;
   }
