@@ -232,8 +232,8 @@ describe('<tradescript-bridge> in real Chromium', () => {
       await page.evaluate(async () => {
         for (let i = 0; i < 30; i++) await window.elementTest.call('notes.add', `hidden-${i}`);
       });
-      // Longer than any render interval: a feed that rendered per call would have done so by now.
-      await page.waitForTimeout(700);
+      // Longer than the longest render interval (1 s, during a burst): a feed that rendered per call would have by now.
+      await page.waitForTimeout(1_100);
       expect(
         await page.evaluate(() => (window as unknown as { feedChanges: { changes: number } }).feedChanges.changes),
       ).toBe(0);

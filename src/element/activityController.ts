@@ -28,7 +28,7 @@ import { tabId } from './tabStorage.js';
 /** Shortest time between two feed renders caused by new entries. */
 export const FEED_RENDER_MS = 100;
 /** Shortest time between two feed renders during a burst of calls. */
-export const FEED_BURST_RENDER_MS = 500;
+export const FEED_BURST_RENDER_MS = 1_000;
 /** New rows in one render that make the next render wait {@link FEED_BURST_RENDER_MS}. */
 export const FEED_BURST_ROWS = 20;
 
