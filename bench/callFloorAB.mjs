@@ -16,9 +16,9 @@
  * - `quiet` (b): ours (the real CLI, `demo --allowed-origin <fixture>`), paired
  *   to a quiet host page, the vendor fixture terminal of table 6
  *   (`e2e/fixtures/cluster/page/`: the host SDK, the plain
- *   `<tradescript-bridge>` — whose activity feed renders a row per call, at
- *   most every 100 ms, as a vendor's page would show it —, one read
- *   `desk.echo`), calling that read;
+ *   `<tradescript-bridge>`, whose activity feed is in sight as on a vendor's
+ *   page and renders new rows at most every 100 ms, once a second in a burst;
+ *   one read, `desk.echo`), calling that read;
  * - `paused` (b′): ours paired to the demo terminal with its market stopped
  *   (`?market=paused`: the page of `live`, its views drawn once, no ticks, the
  *   dock closed so no feed rows render), calling `chart.getVisibleRange`;
