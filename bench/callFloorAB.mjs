@@ -47,7 +47,7 @@ import { openWsFloor } from './anchors/wsFloor.mjs';
 import { cpuMs } from './lib/procCpu.mjs';
 import { runRoundTrips, settle } from './lib/measure.mjs';
 import { median, trialStats } from './lib/stats.mjs';
-import { openTerminal, readCall } from './lib/tradescript.mjs';
+import { openTerminal, pairVendorPage, readCall } from './lib/tradescript.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
 const flags = process.argv.slice(2);
@@ -206,14 +206,12 @@ async function openVariant(h, browser, name, mode) {
   const terminal = await openTerminal(h, browser, transport, {
     ...era,
     args: ['--allowed-origin', page.origin],
-    pair: async (tab, ready) => {
-      const code = new URL(ready.pairUrl).hash.replace(/^#pair=/, '');
-      await tab.goto(`${page.url}?relay=${encodeURIComponent(ready.relayUrl)}&tab=bench#pair=${code}`);
-      await tab.waitForFunction(() => window.clusterTest?.status()?.state === 'paired', undefined, {
-        timeout: 20_000,
-      });
-      return tab.evaluate(() => window.clusterTest.status().sessionId);
-    },
+    pair: (tab, ready) =>
+      pairVendorPage(tab, {
+        pageUrl: page.url,
+        relayUrl: ready.relayUrl,
+        code: new URL(ready.pairUrl).hash.replace(/^#pair=/, ''),
+      }),
   });
   return { op: readCall(terminal, QUIET_CALL), serverPid: terminal.serverPid, close: terminal.close };
 }

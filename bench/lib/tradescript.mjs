@@ -157,3 +157,17 @@ export function readCall(terminal, call = READ_CALL) {
   const args = { sessionId: terminal.sessionId, ...call };
   return async () => (await terminal.callTool('tradescript_call', args)).isError !== true;
 }
+
+/**
+ * Pairs `page` with the vendor fixture terminal (e2e/fixtures/cluster/page/,
+ * served at `pageUrl`) through `relayUrl` with the pairing `code` (and the
+ * relay's bearer `token`, if any); answers its session id.
+ * @param {import('playwright-core').Page} page
+ * @param {{ pageUrl: string, relayUrl: string, code: string, token?: string }} opts
+ */
+export async function pairVendorPage(page, { pageUrl, relayUrl, code, token }) {
+  const query = `?relay=${encodeURIComponent(relayUrl)}${token ? `&token=${token}` : ''}&tab=bench`;
+  await page.goto(`${pageUrl}${query}#pair=${code}`);
+  await page.waitForFunction(() => window.clusterTest?.status()?.state === 'paired', undefined, { timeout: 20_000 });
+  return page.evaluate(() => window.clusterTest.status().sessionId);
+}

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { measureRoundTrip, runRoundTrips, settle } from '../lib/measure.mjs';
 import { roundAll, summarizeTrials, trialStats } from '../lib/stats.mjs';
 import { registerTsLoader } from '../lib/typescript.mjs';
-import { launchOptions, REQUEST_OPTIONS } from '../lib/tradescript.mjs';
+import { launchOptions, pairVendorPage, REQUEST_OPTIONS } from '../lib/tradescript.mjs';
 
 const TOKEN = 'bench-cluster-token-0123456789abcdef';
 
@@ -156,12 +156,7 @@ async function pairTerminal(ctx, owner, page) {
   });
   const { code } = await response.json();
   const tab = await ctx.h.newPage(ctx.browser);
-  const query = `?relay=${encodeURIComponent(owner.ready.relayUrl)}&token=${TOKEN}&tab=bench`;
-  await tab.page.goto(`${page.url}${query}#pair=${code}`);
-  await tab.page.waitForFunction(() => window.clusterTest?.status()?.state === 'paired', undefined, {
-    timeout: 20_000,
-  });
-  return tab.page.evaluate(() => window.clusterTest.status().sessionId);
+  return pairVendorPage(tab.page, { pageUrl: page.url, relayUrl: owner.ready.relayUrl, code, token: TOKEN });
 }
 
 /**

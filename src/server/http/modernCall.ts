@@ -18,8 +18,7 @@
  */
 import type * as ServerSdk from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, McpHttpHandler, Server } from '@modelcontextprotocol/server';
-import { isRecord } from '../../protocol/index.js';
-import { plainJsonRpcRequest } from '../mcp/jsonRpcShape.js';
+import { plainJsonRpcRequest, plainObject } from '../mcp/jsonRpcShape.js';
 
 type Sdk = typeof ServerSdk;
 
@@ -47,10 +46,6 @@ export function standardHeaders(request: Request): StandardHeaders {
     method: headers.get('mcp-method') ?? undefined,
     name: headers.get('mcp-name') ?? undefined,
   };
-}
-
-function plainObject(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function optionalString(value: unknown): boolean {

@@ -59,7 +59,7 @@ export function plainJsonRpcRequest(value: unknown): value is JSONRPCRequest {
 }
 
 /** An object made by `{}` or JSON.parse: no prototype but Object's. */
-function plainObject(value: unknown): value is Record<string, unknown> {
+export function plainObject(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
