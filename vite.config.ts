@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { RolldownMagicString } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
+import { snapdomEdits } from './scripts/snapdomEdits.js';
 
 /**
  * The browser library build (`npm run build`, step 2): the host SDK, the bridge
@@ -94,7 +95,7 @@ export default defineConfig(({ mode }) => {
   return {
     root,
     publicDir: false,
-    plugins: extension ? [] : [workerAsChunk()],
+    plugins: extension ? [] : [workerAsChunk(), snapdomEdits()],
     // Every URL the build writes (the worker, lazy chunks) relative to the module that loads it, so the
     // prebuilt files work from any path or CDN (SPEC §10); scripts/bundle.test.ts scans for absolute ones.
     base: './',

@@ -4,10 +4,13 @@
  * `npx vite build -c demo/vite.config.ts`.
  */
 import { defineConfig } from 'vite';
+import { snapdomEdits } from '../scripts/snapdomEdits.js';
 
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
+  // The snapshot engine as the library ships it (scripts/snapdomEdits.ts).
+  plugins: [snapdomEdits()],
   build: {
     outDir: '../dist/demo',
     emptyOutDir: true,

@@ -236,3 +236,35 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(await capture(page, 'plain', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });
   });
 });
+
+// After the page-side tests: the first of those checks that snapdom loads only at the first capture.
+describe('SPEC §8 the snapshot engine edits (scripts/snapdomEdits.ts, real Chromium)', () => {
+  it('SPEC §8 the engine keeps its stylesheet scan between captures only while the sheets and animations hold: a rule or animation added from script, or a style element, is seen', async () => {
+    const { page, errors } = await openPage();
+    const steps = await page.evaluate(() => window.sdkCaptureTest.sheetScanSteps());
+    expect(steps.map(({ step, same, shows }) => ({ step, same, shows }))).toEqual([
+      { step: 'a DOM change only', same: true, shows: true },
+      { step: 'rule inserted from script', same: true, shows: true },
+      { step: 'animation started from script', same: true, shows: true },
+      { step: 'style element added in the body', same: true, shows: true },
+      { step: 'rule declaration set from script, captured with invalidate', same: true, shows: true },
+    ]);
+    expect(Math.min(...steps.map((step) => step.length))).toBeGreaterThan(2000);
+    expect(errors).toEqual([]);
+  });
+
+  it('SPEC §8 a sliced clone is redone when a change mid-clone reaches the layer (inside, inherited style, its box) and kept when it does not', async () => {
+    const { page, errors } = await openPage();
+    const steps = await page.evaluate(() => window.sdkCaptureTest.tornCloneSteps());
+    expect(steps.map(({ step, passes, same }) => ({ step, passes, same }))).toEqual([
+      { step: 'none', passes: 1, same: true },
+      { step: 'text far away', passes: 1, same: true },
+      { step: 'stage class (inherited colour)', passes: 2, same: true },
+      { step: 'side box text (the layer width)', passes: 2, same: true },
+      { step: 'row already cloned', passes: 2, same: true },
+    ]);
+    // Each capture held the layer's rows (a few KB of SVG), not an empty clone.
+    expect(Math.min(...steps.map((step) => step.length))).toBeGreaterThan(2000);
+    expect(errors).toEqual([]);
+  });
+});

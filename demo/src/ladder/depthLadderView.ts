@@ -36,7 +36,15 @@ interface Row {
 /** The depth ladder panel body. */
 export class DepthLadderView {
   private readonly rows: Row[] = [];
-  private readonly spread = el('div', { class: 'ladder-spread num', attrs: { 'data-testid': 'ladder-spread' } });
+  /**
+   * The spread's text sits in a span of its own: the snapshot engine counts a text write as a change to the
+   * written element's parent's whole subtree (sibling selectors), so a write straight into the spread row
+   * marked every ladder row changed at each tick (issue 15); in the span it marks the spread row alone.
+   */
+  private readonly spreadText = el('span');
+  private readonly spread = el('div', { class: 'ladder-spread num', attrs: { 'data-testid': 'ladder-spread' } }, [
+    this.spreadText,
+  ]);
 
   constructor(
     root: HTMLElement,
@@ -166,7 +174,7 @@ export class DepthLadderView {
     });
     const spread = parseDecimal(depth.bestAsk) - parseDecimal(depth.bestBid);
     setText(
-      this.spread,
+      this.spreadText,
       `${showDecimal(depth.bestBid, spec.decimals)} · spread ${showDecimal(formatDecimal(spread), spec.decimals)} · ${showDecimal(depth.bestAsk, spec.decimals)}`,
     );
   }
