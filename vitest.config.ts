@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'demo/src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'demo/src/**/*.test.ts', 'bench/lib/**/*.test.mjs'],
           environment: 'node',
           testTimeout: 20_000,
         },

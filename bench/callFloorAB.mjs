@@ -48,6 +48,7 @@ import { cpuMs } from './lib/procCpu.mjs';
 import { runRoundTrips, settle } from './lib/measure.mjs';
 import { median, trialStats } from './lib/stats.mjs';
 import { openTerminal, pairVendorPage, readCall } from './lib/tradescript.mjs';
+import { turnOrder } from './lib/turns.mjs';
 import { importHarness } from './lib/typescript.mjs';
 
 const flags = process.argv.slice(2);
@@ -91,7 +92,7 @@ try {
   const idle = await idleRate(3_000);
   console.log(`${mode}: browser idle ${idle.toFixed(3)} ms CPU per ms with every page open (${names.join(', ')})`);
   for (let round = 0; round < rounds; round++) {
-    for (const name of names.map((_, i) => names[(i + round) % names.length])) {
+    for (const name of turnOrder(names, round)) {
       const v = opened[name];
       const server = v.serverPid ? h.processTree(v.serverPid) : [];
       await settle();

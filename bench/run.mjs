@@ -23,6 +23,7 @@ import { TABLES } from './tables/index.mjs';
  * @property {import('playwright-core').Browser} browser one Chromium for the whole run
  * @property {ReturnType<typeof plan>} plan
  * @property {boolean} quick
+ * @property {'turns' | 'sequential'} callsOrder table 1: paths taking turns (default) or one after another
  * @property {(what: string) => void} progress
  */
 
@@ -83,7 +84,7 @@ let browser;
 try {
   browser = await h.launchBrowser();
   /** @type {TableContext} */
-  const ctx = { h, browser, plan: runPlan, quick: args.quick, progress: progress.update };
+  const ctx = { h, browser, plan: runPlan, quick: args.quick, callsOrder: args.callsOrder, progress: progress.update };
   for (const table of selected) {
     const started = performance.now();
     progress.update(table.title);

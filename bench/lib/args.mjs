@@ -1,14 +1,18 @@
 /**
- * The bench's command line: `--quick`, `--only a,b`, `--help`.
+ * The bench's command line: `--quick`, `--only a,b`, `--out FILE`, `--calls-order turns|sequential`, `--help`.
  */
 
-/** @typedef {{ quick: boolean, only: string[] | null, help: boolean, out: string | null }} BenchArgs */
+/** @typedef {{ quick: boolean, only: string[] | null, help: boolean, out: string | null, callsOrder: 'turns' | 'sequential' }} BenchArgs */
 
 export const USAGE = `npm run bench [-- options]
 
   --quick          a short pass (fewer trials; events 10 s instead of 60 s)
   --only a,b       run only these tables: calls, batch, events, snapshot, footprint, cluster
   --out FILE       write the JSON here instead of bench/results/<timestamp>.json
+  --calls-order sequential
+                   table 1 measures each path in one go, one after another (the order
+                   before s17); the default, turns, opens every path up front and runs
+                   the trials in rounds, each path one trial per round, rotating
   --help           this text
 `;
 
@@ -19,7 +23,7 @@ export const USAGE = `npm run bench [-- options]
  */
 export function parseArgs(argv, tableIds) {
   /** @type {BenchArgs} */
-  const args = { quick: false, only: null, help: false, out: null };
+  const args = { quick: false, only: null, help: false, out: null, callsOrder: 'turns' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.includes('=')
@@ -33,7 +37,12 @@ export function parseArgs(argv, tableIds) {
     if (flag === '--quick') args.quick = true;
     else if (flag === '--help' || flag === '-h') args.help = true;
     else if (flag === '--out') args.out = value();
-    else if (flag === '--only') {
+    else if (flag === '--calls-order') {
+      const order = value();
+      if (order !== 'turns' && order !== 'sequential')
+        throw new Error(`--calls-order: turns or sequential, not ${order}`);
+      args.callsOrder = order;
+    } else if (flag === '--only') {
       const ids = value()
         .split(',')
         .map((s) => s.trim())

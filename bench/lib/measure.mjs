@@ -54,6 +54,55 @@ export async function settle() {
 }
 
 /**
+ * A path's warm-up: `p.warmup` calls one at a time, then (`concurrent`)
+ * `p.concurrentWarmup` with `p.concurrency` in flight. Throws when every
+ * one-at-a-time call failed.
+ * @param {RoundTrip} op
+ * @param {ReturnType<typeof plan>} p
+ */
+export async function warmUp(op, p, concurrent = true) {
+  const warm = await runRoundTrips(op, p.warmup, 1);
+  if (warm.failures === p.warmup) throw asError(warm.firstError, 'every warm-up round trip failed');
+  if (concurrent) await runRoundTrips(op, p.concurrentWarmup, p.concurrency);
+}
+
+/**
+ * One trial: `p.sequential` round trips one at a time, then (`concurrent`)
+ * `p.concurrent` with `p.concurrency` in flight, a GC before each.
+ * @param {RoundTrip} op
+ * @param {ReturnType<typeof plan>} p
+ */
+export async function runTrial(op, p, concurrent = true) {
+  await settle();
+  const a = await runRoundTrips(op, p.sequential, 1);
+  const b = concurrent ? (await settle(), await runRoundTrips(op, p.concurrent, p.concurrency)) : null;
+  return {
+    single: trialStats(a.latencies, a.wallMs),
+    concurrent: b ? trialStats(b.latencies, b.wallMs) : null,
+    failures: a.failures + (b?.failures ?? 0),
+    firstError: a.firstError ?? b?.firstError ?? null,
+  };
+}
+
+/**
+ * Trials of one path (from {@link runTrial}) → its measurement: medians over
+ * trials of one-in-flight and of `p.concurrency`-in-flight, failures summed.
+ * @param {Awaited<ReturnType<typeof runTrial>>[]} trials
+ * @param {ReturnType<typeof plan>} p
+ */
+export function summarizePath(trials, p, concurrent = true) {
+  const firstError = trials.find((t) => t.firstError)?.firstError ?? null;
+  return {
+    single: summarizeTrials(trials.map((t) => t.single)),
+    concurrent: concurrent ? summarizeTrials(trials.map((t) => /** @type {any} */ (t.concurrent))) : null,
+    concurrency: p.concurrency,
+    warmup: p.warmup,
+    failures: trials.reduce((sum, t) => sum + t.failures, 0),
+    firstError: firstError ? String(firstError instanceof Error ? firstError.message : firstError).slice(0, 300) : null,
+  };
+}
+
+/**
  * Warm-up, then `trials` trials of one-in-flight and of `concurrency`-in-flight
  * round trips, alternating, so drift hits both alike.
  * @param {RoundTrip} op
@@ -62,35 +111,13 @@ export async function settle() {
  */
 export async function measureRoundTrip(op, p, opts = {}) {
   const concurrent = opts.concurrent ?? true;
-  const warm = await runRoundTrips(op, p.warmup, 1);
-  if (warm.failures === p.warmup) throw asError(warm.firstError, 'every warm-up round trip failed');
-  if (concurrent) await runRoundTrips(op, p.concurrentWarmup, p.concurrency);
-  const one = [];
-  const many = [];
-  let failures = 0;
-  let firstError = null;
+  await warmUp(op, p, concurrent);
+  const trials = [];
   for (let t = 0; t < p.trials; t++) {
     opts.onProgress?.(`trial ${t + 1}/${p.trials}`);
-    await settle();
-    const a = await runRoundTrips(op, p.sequential, 1);
-    one.push(trialStats(a.latencies, a.wallMs));
-    failures += a.failures;
-    firstError ??= a.firstError;
-    if (!concurrent) continue;
-    await settle();
-    const b = await runRoundTrips(op, p.concurrent, p.concurrency);
-    many.push(trialStats(b.latencies, b.wallMs));
-    failures += b.failures;
-    firstError ??= b.firstError;
+    trials.push(await runTrial(op, p, concurrent));
   }
-  return {
-    single: summarizeTrials(one),
-    concurrent: concurrent ? summarizeTrials(many) : null,
-    concurrency: p.concurrency,
-    warmup: p.warmup,
-    failures,
-    firstError: firstError ? String(firstError instanceof Error ? firstError.message : firstError).slice(0, 300) : null,
-  };
+  return summarizePath(trials, p, concurrent);
 }
 
 function asError(error, what) {

@@ -171,3 +171,27 @@ export async function pairVendorPage(page, { pageUrl, relayUrl, code, token }) {
   await page.waitForFunction(() => window.clusterTest?.status()?.state === 'paired', undefined, { timeout: 20_000 });
   return page.evaluate(() => window.clusterTest.status().sessionId);
 }
+
+/** After a paused demo's market resumes: its first tick (which moves the market over the pause) and one more, drawn. */
+export const MARKET_SETTLE_MS = 1_200;
+
+/**
+ * Pauses (`ticking` false) or resumes the demo terminal's market on `page`,
+ * through the demo's `market` hook (demo/src/testHooks.ts); resuming waits
+ * {@link MARKET_SETTLE_MS}. A build from before that hook (a baseline's demo)
+ * is driven through its broker's market: the same `stop()` and `start(500)`.
+ * @param {import('playwright-core').Page} page
+ * @param {boolean} ticking
+ */
+export async function setDemoMarket(page, ticking) {
+  await page.evaluate((on) => {
+    const demo = /** @type {any} */ (window).__tradescriptDemo;
+    const market = demo.market ?? {
+      pause: () => demo.broker.instance.market.stop(),
+      resume: () => demo.broker.instance.market.start(500),
+    };
+    if (on) market.resume();
+    else market.pause();
+  }, ticking);
+  if (ticking) await new Promise((resolve) => setTimeout(resolve, MARKET_SETTLE_MS));
+}

@@ -1,22 +1,35 @@
 /**
  * Table 1, CALL ROUND TRIP (SPEC §12): `tradescript_call` of a trivial read
  * (`chart.getVisibleRange` on the demo's main chart) over stdio and Streamable
- * HTTP, against anchors measured in the same run: the ws floor (measured first
- * and last, pooled), the MCP SDK alone over stdio and HTTP, and the peer relay.
+ * HTTP, against anchors measured in the same run: the ws floor, the MCP SDK
+ * alone over stdio and HTTP, and the peer relay.
+ *
+ * The paths take turns (the default): every path opens up front in the run's
+ * browser and gets its warm-up, then the trials run in rounds, each path one
+ * trial per round, the order rotating every round (bench/lib/turns.mjs), so
+ * every path's trials spread over the same minutes and a §12 ratio compares
+ * rows measured under the same load. Each path keeps the conditions it had when
+ * measured alone: a demo terminal's market ticks only during its own warm-up
+ * and turns; while any other path takes its turn every demo is paused, so the
+ * anchors still run in a browser where no live demo ticks.
+ * `--calls-order sequential` measures each path in one go, one after another,
+ * the floor first and last (pooled), as before s17.
  */
 import { openPeer } from '../anchors/peer.mjs';
 import { openSdkHttp, openSdkStdio } from '../anchors/sdkAlone.mjs';
 import { openWsFloor } from '../anchors/wsFloor.mjs';
-import { measureRoundTrip } from '../lib/measure.mjs';
 import { fmt } from '../lib/report.mjs';
-import { roundAll, summarizeTrials } from '../lib/stats.mjs';
+import { roundAll } from '../lib/stats.mjs';
 import { baselineBin, openTerminal, readCall } from '../lib/tradescript.mjs';
+import { measureInSequence, measureInTurns, spread } from './callOrders.mjs';
 
 const BASELINE = baselineBin();
 
 /**
- * The paths, in measuring order. `floor` runs twice (first and last) to show
- * drift. With a baseline build, its two paths run right before ours.
+ * The paths, in listing order (taking turns: the first round's order; in
+ * sequence: the measuring order, where `floor` runs twice, first and last, to
+ * show drift). With a baseline build, its two paths come right before ours.
+ * `demo`: the path's page is a demo terminal with a live market.
  */
 const PATHS = [
   { id: 'floor', label: 'ws floor: Node ↔ page echo', open: (c) => openWsFloor(c.h, c.browser) },
@@ -30,19 +43,34 @@ const PATHS = [
     open: (c) => openWsFloor(c.h, c.browser, { viaWorker: true }),
   },
   ...(BASELINE
-    ? [{ id: 'beforeStdio', label: 'before: tradescript_call, stdio', open: (c) => openOurs(c, 'stdio', BASELINE) }]
+    ? [
+        {
+          id: 'beforeStdio',
+          label: 'before: tradescript_call, stdio',
+          demo: true,
+          open: (c) => openOurs(c, 'stdio', BASELINE),
+        },
+      ]
     : []),
-  { id: 'stdio', label: 'tradescript_call, stdio', open: (c) => openOurs(c, 'stdio') },
+  { id: 'stdio', label: 'tradescript_call, stdio', demo: true, open: (c) => openOurs(c, 'stdio') },
   ...(BASELINE
-    ? [{ id: 'beforeHttp', label: 'before: tradescript_call, HTTP', open: (c) => openOurs(c, 'http', BASELINE) }]
+    ? [
+        {
+          id: 'beforeHttp',
+          label: 'before: tradescript_call, HTTP',
+          demo: true,
+          open: (c) => openOurs(c, 'http', BASELINE),
+        },
+      ]
     : []),
-  { id: 'http', label: 'tradescript_call, HTTP', open: (c) => openOurs(c, 'http') },
+  { id: 'http', label: 'tradescript_call, HTTP', demo: true, open: (c) => openOurs(c, 'http') },
   {
     id: 'http2026',
     label: 'tradescript_call, HTTP 2026-07-28 (stateless)',
+    demo: true,
     open: (c) => openOurs(c, 'http', undefined, 'modern'),
   },
-  { id: 'floor', label: 'ws floor (again)', open: (c) => openWsFloor(c.h, c.browser) },
+  { id: 'floor', label: 'ws floor (again)', again: true, open: (c) => openWsFloor(c.h, c.browser) },
 ];
 
 async function openOurs(ctx, transport, bin, era) {
@@ -50,33 +78,13 @@ async function openOurs(ctx, transport, bin, era) {
     ...(bin ? { bin } : {}),
     ...(era ? { era } : {}),
   });
-  return { call: readCall(terminal), close: terminal.close };
+  return { call: readCall(terminal), page: terminal.page, close: terminal.close };
 }
 
 /** @param {import('../run.mjs').TableContext} ctx */
 export async function runCalls(ctx) {
-  /** @type {Record<string, any>} */
-  const measured = {};
-  /** @type {Record<string, string>} */
-  const failed = {};
-  const floorRuns = [];
-  for (const path of PATHS) {
-    ctx.progress(path.label);
-    let handle;
-    try {
-      handle = await path.open(ctx);
-      const op = handle.echo ?? handle.call;
-      const result = await measureRoundTrip(op, ctx.plan, { onProgress: (s) => ctx.progress(`${path.label}: ${s}`) });
-      if (path.id === 'floor') floorRuns.push(result);
-      else measured[path.id] = result;
-    } catch (error) {
-      failed[path.id] = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    } finally {
-      await handle?.close().catch(() => {});
-    }
-  }
-  if (floorRuns.length > 0) measured.floor = poolFloor(floorRuns);
-
+  const run = ctx.callsOrder === 'sequential' ? await measureInSequence(ctx, PATHS) : await measureInTurns(ctx, PATHS);
+  const { measured, failed } = run;
   const floor = measured.floor;
   const rows = [];
   const shown = new Set();
@@ -86,7 +94,7 @@ export async function runCalls(ctx) {
     const m = measured[path.id];
     const label = path.id === 'floor' ? 'ws floor: Node ↔ page echo' : path.label;
     if (!m) {
-      rows.push([label, 'failed', '', '', '', '', '', failed[path.id] ?? '']);
+      rows.push([label, 'failed', '', '', '', '', '', '', failed[path.id] ?? '']);
       continue;
     }
     rows.push([
@@ -96,6 +104,7 @@ export async function runCalls(ctx) {
       Math.round(m.single.perSec),
       Math.round(m.concurrent.perSec),
       floor ? `${fmt(m.single.p50 / floor.single.p50)}×` : '—',
+      spread(m.single.perTrial.map((t) => t.p50)),
       m.failures,
       '',
     ]);
@@ -118,31 +127,15 @@ export async function runCalls(ctx) {
   const notes = [
     `${ctx.plan.warmup.toLocaleString('en-US')} warm-up calls per path (+${ctx.plan.concurrentWarmup} with 8 in flight); ` +
       `${ctx.plan.trials} trials of ${ctx.plan.sequential} calls one at a time and ${ctx.plan.concurrent} with ` +
-      `${ctx.plan.concurrency} in flight; medians over trials.`,
+      `${ctx.plan.concurrency} in flight; medians over trials. "p50 over trials": lowest–highest trial p50.`,
+    ...run.notes,
   ];
-  if (floorRuns.length === 2) {
-    notes.push(
-      `floor p50 first ${fmt(floorRuns[0].single.p50)} ms, last ${fmt(floorRuns[1].single.p50)} ms (pooled above): the run's drift.`,
-    );
-  }
   return {
-    header: ['path', 'p50 ms', 'p99 ms', 'calls/s 1', 'calls/s 8', 'p50/floor', 'errors', 'note'],
+    header: ['path', 'p50 ms', 'p99 ms', 'calls/s 1', 'calls/s 8', 'p50/floor', 'p50 over trials', 'errors', 'note'],
     rows,
     checks,
     notes,
-    data: { paths: roundAll(measured), floorRuns: roundAll(floorRuns), failed },
-  };
-}
-
-/** The two floor runs as one measurement: their trials pooled. */
-function poolFloor(runs) {
-  return {
-    single: summarizeTrials(runs.flatMap((r) => r.single.perTrial)),
-    concurrent: summarizeTrials(runs.flatMap((r) => r.concurrent.perTrial)),
-    concurrency: runs[0].concurrency,
-    warmup: runs[0].warmup,
-    failures: runs.reduce((sum, r) => sum + r.failures, 0),
-    firstError: runs.find((r) => r.firstError)?.firstError ?? null,
+    data: { order: ctx.callsOrder, paths: roundAll(measured), failed, ...run.data },
   };
 }
 

@@ -7,7 +7,8 @@ import type { PaperBroker } from './broker/paperBroker.js';
 import type { ChartPane } from './chart/chartPane.js';
 import type { ChartSlot } from './chart/chartSlot.js';
 import { toVisibleRange } from './chart/chartModel.js';
-import type { BrokerHook, ChartHook } from './testHooks.js';
+import type { MarketSimulator } from './market/simulator.js';
+import type { BrokerHook, ChartHook, MarketHook } from './testHooks.js';
 
 /** What a test may read and do at the paper broker. */
 export function brokerHook(broker: PaperBroker, clock: OffsetClock): BrokerHook {
@@ -50,5 +51,14 @@ export function chartHook(slot: ChartSlot): ChartHook {
     interval: () => pane().interval(),
     tradingLines: () => pane().lines.list(),
     revisions: () => slot.revisions(),
+  };
+}
+
+/** Pauses and resumes the market's ticks, every `periodMs` while running. */
+export function marketHook(market: MarketSimulator, periodMs: number): MarketHook {
+  return {
+    pause: () => market.stop(),
+    resume: () => market.start(periodMs),
+    ticking: () => market.ticking(),
   };
 }

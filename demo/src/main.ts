@@ -28,7 +28,7 @@ import { PaperBroker } from './broker/paperBroker.js';
 import { DiagnosticTicks } from './channels/diagnosticsChannel.js';
 import { diagnosticsRequested, provideSessionChannels } from './channels/provideChannels.js';
 import { SourceMeter } from './channels/sourceMeter.js';
-import { brokerHook, chartHook } from './demoHooks.js';
+import { brokerHook, chartHook, marketHook } from './demoHooks.js';
 import { CHART_IDS, mountTerminal, WIDGET_IDS, widgetPanels } from './terminalHost.js';
 import { MarketSimulator } from './market/simulator.js';
 import { exposeTestHooks } from './testHooks.js';
@@ -48,6 +48,8 @@ const mode = readBridgeMode(search);
 if (mode === 'element') defineQuietBridge();
 
 const DEFAULT_SEED = 7391;
+/** The market ticks every 500 ms. */
+const MARKET_PERIOD_MS = 500;
 const OPEN_STATUSES = new Set(['new', 'working', 'partiallyFilled']);
 
 /** `?seed=N` picks another deterministic market. */
@@ -127,6 +129,7 @@ exposeTestHooks({
   },
   seed: market.seed,
   broker: brokerHook(broker, brokerClock),
+  market: marketHook(market, MARKET_PERIOD_MS),
 });
 
 /** The header shows the main account's equity, live. */
@@ -164,4 +167,4 @@ function startClock(): void {
 startClock();
 startEquity();
 // `?market=paused` (a bench's control row): the terminal as it opened, without the live market's work.
-if (new URLSearchParams(search).get('market') !== 'paused') market.start(500);
+if (new URLSearchParams(search).get('market') !== 'paused') market.start(MARKET_PERIOD_MS);

@@ -66,6 +66,15 @@ export interface BrokerHook {
   instance: PaperBroker;
 }
 
+/** The simulated market's clock (a bench pauses one terminal's market while it measures another). */
+export interface MarketHook {
+  /** Stops the ticks; the charts and panels keep what they show. */
+  pause(): void;
+  /** Ticks again at the demo's period; the first tick moves the market over the pause. */
+  resume(): void;
+  ticking(): boolean;
+}
+
 /** The `diagnostics.ticks` source (with `?diagnostics=1`). */
 export interface DiagnosticsHook {
   /** Events handed to the SDK since the page loaded, over every binding: exact. */
@@ -108,6 +117,7 @@ export interface DemoHooks {
   /** The market seed: the same seed shows the same prices. */
   seed: number;
   broker: BrokerHook;
+  market: MarketHook;
 }
 
 declare global {

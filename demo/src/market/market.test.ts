@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { aggregateCandles, bucketStart, type Candle } from './candles.js';
 import { createPrng, hashSeed } from './prng.js';
 import { MarketSimulator, quoteOf } from './simulator.js';
@@ -83,6 +83,31 @@ describe('market simulator determinism', () => {
     sim.advance();
     expect(ticks).toHaveLength(2);
     expect(sim.candles('BTCUSDT', '1m', 1)[0]?.time).toBe(bucketStart(clock.ms / 1000, 60));
+  });
+});
+
+describe('the market clock (the demo hook a bench pauses it through)', () => {
+  it('ticks every period after start, not at all after stop, and again after a restart', () => {
+    vi.useFakeTimers();
+    try {
+      const sim = market(5);
+      let ticks = 0;
+      sim.subscribe((tick) => {
+        if (tick.symbol === 'BTCUSDT') ticks++;
+      });
+      sim.start(500);
+      vi.advanceTimersByTime(1_500);
+      expect([ticks, sim.ticking()]).toEqual([3, true]);
+      sim.stop();
+      vi.advanceTimersByTime(5_000);
+      expect([ticks, sim.ticking()]).toEqual([3, false]);
+      sim.start(500);
+      vi.advanceTimersByTime(1_000);
+      expect([ticks, sim.ticking()]).toEqual([5, true]);
+      sim.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -159,6 +159,11 @@ export class MarketSimulator {
     this.timer = setInterval(() => this.advance(), periodMs);
   }
 
+  /** True between {@link start} and {@link stop}. */
+  ticking(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** Stops ticking. */
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
