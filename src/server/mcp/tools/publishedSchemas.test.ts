@@ -44,7 +44,8 @@ function statelessZod(input: z.core.$ZodType): z.core.$ZodType {
         const { [ATTACHMENT_ARGUMENT]: _handle, ...rest } = value;
         return rest;
       }),
-      input,
+      // The transform's output is any object; the tool's input schema decides.
+      input as z.core.$ZodType<unknown, Record<string, unknown>>,
     ),
   );
 }
