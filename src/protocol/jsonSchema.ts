@@ -5,6 +5,12 @@
  * `--tool-arg` as JSON only when its schema says `"type": "object"`) then sends
  * the object as a string. Stating the type the branches share changes nothing
  * about what validates.
+ *
+ * A record (`z.record(z.string(), …)`) comes out with `propertyNames:
+ * {"type": "string"}`, which every JSON object's keys satisfy. A client's
+ * checks walk every subschema on every call (the SDK 2.4 client scans a tool's
+ * whole input schema for `x-mcp-header` on each 2026-07-28 `callTool`, about
+ * 1 µs a subschema), so the published schema leaves that one out.
  */
 
 type JsonObject = { [key: string]: unknown };
@@ -71,4 +77,37 @@ export function untypedObjectUnions(schema: JsonObject): string[] {
   };
   visit(schema, '');
   return found;
+}
+
+/** Keywords whose value maps names (not keywords) to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+function isAnyString(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 1 && value['type'] === 'string';
+}
+
+function trim(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trim);
+  if (!isObject(node)) return node;
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'propertyNames' && isAnyString(value)) continue;
+    copy[key] = SCHEMA_MAPS.has(key) && isObject(value) ? mapValues(value) : trim(value);
+  }
+  return copy;
+}
+
+function mapValues(map: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const [name, schema] of Object.entries(map)) copy[name] = trim(schema);
+  return copy;
+}
+
+/**
+ * A copy of `schema` without `propertyNames: {"type": "string"}`, which every
+ * object's keys satisfy: the same values validate, with one subschema fewer
+ * per record for a client to walk. Names under `properties` are left alone.
+ */
+export function withoutAnyStringPropertyNames<T extends JsonObject>(schema: T): T {
+  return trim(schema) as T;
 }

@@ -11,6 +11,7 @@ import {
   envelopeSchema,
   TOOLS,
   withObjectUnionTypes,
+  withoutAnyStringPropertyNames,
   type ToolName,
 } from '../../../protocol/index.js';
 
@@ -48,13 +49,15 @@ export function isToolAllowed(allowlist: readonly ToolName[] | null, name: ToolN
 /**
  * A derived JSON Schema without its `$schema` key; MCP needs `type: "object"` on
  * top, and third-party clients on every union of objects (withObjectUnionTypes).
+ * Records drop their `propertyNames: {"type": "string"}`, which admits every
+ * key: clients walk each subschema per call (withoutAnyStringPropertyNames).
  */
 function objectJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output', toolName: string): Tool['inputSchema'] {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   if (json['type'] !== 'object') {
     throw new Error(`The ${io} schema of ${toolName} is not an object schema; fix it in src/protocol/tools.`);
   }
-  return withObjectUnionTypes(json) as Tool['inputSchema'];
+  return withoutAnyStringPropertyNames(withObjectUnionTypes(json)) as Tool['inputSchema'];
 }
 
 const published = new Map<ToolName, Tool>();
