@@ -108,3 +108,26 @@ describe('issue 15 messageLine', () => {
     expect(messageLine(m)).toBe(serializeMessage(m));
   });
 });
+
+describe('issue 15 rememberJsonText keeps the text on the payload itself', () => {
+  it('SPEC §11 a copy of a remembered payload, then changed, is written as changed (the text stays with the original)', () => {
+    const original = { data: { n: 1 }, error: null };
+    rememberJsonText(original, JSON.stringify(original));
+    const copy = { ...original, data: { n: 2 } };
+    const m = { result: { content: [], structuredContent: copy }, jsonrpc: '2.0', id: 1 } as unknown as JSONRPCMessage;
+    expect(messageLine(m)).toBe(serializeMessage(m));
+    expect(Object.getOwnPropertySymbols(copy)).toEqual([]);
+    expect(Object.keys(original)).toEqual(['data', 'error']);
+  });
+
+  it('leaves a payload that cannot take a property as it is and writes its line in full', () => {
+    const frozen = Object.freeze({ data: 1, error: null });
+    expect(() => rememberJsonText(frozen, '{"data":"not this"}')).not.toThrow();
+    const m = {
+      result: { content: [], structuredContent: frozen },
+      jsonrpc: '2.0',
+      id: 2,
+    } as unknown as JSONRPCMessage;
+    expect(messageLine(m)).toBe(serializeMessage(m));
+  });
+});

@@ -8,15 +8,30 @@
  */
 import { serializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 
-/** Values whose `JSON.stringify` text is known, while they live. */
-const texts = new WeakMap<object, string>();
+/**
+ * Where a value's known `JSON.stringify` text is kept: a non-enumerable
+ * property under a symbol of this module, so no serializer, spread or copy
+ * sees or carries it. Not a WeakMap: a scavenge keeps every WeakMap value
+ * alive whether or not its key is, so each call's text outlived its call by a
+ * scavenge (issue 15; bench/serverGc.mjs).
+ */
+const JSON_TEXT = Symbol('jsonText');
 
 /**
  * Records that `JSON.stringify(value) === text`. The caller promises the value
  * is not changed afterwards (a tool result's payload, built and sent once).
+ * A value that cannot take a property is left as it is (its line is then
+ * serialized in full).
  */
 export function rememberJsonText(value: object, text: string): void {
-  texts.set(value, text);
+  if (Object.isExtensible(value)) Object.defineProperty(value, JSON_TEXT, { value: text, configurable: true });
+}
+
+/** The text recorded for `value` by {@link rememberJsonText}, if any. */
+function rememberedText(value: object): string | undefined {
+  // The symbol is this module's own: only rememberJsonText puts it on an object.
+  const text: unknown = (value as { [JSON_TEXT]?: unknown })[JSON_TEXT];
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** An object JSON.stringify writes member by member: an own `Object.prototype` object without `toJSON`. */
@@ -56,7 +71,7 @@ export function messageLine(message: JSONRPCMessage): string {
   const result = (message as { result?: unknown }).result;
   if (!plainObject(message) || !plainObject(result)) return serializeMessage(message);
   const structured = result.structuredContent;
-  const known = typeof structured === 'object' && structured !== null ? texts.get(structured) : undefined;
+  const known = typeof structured === 'object' && structured !== null ? rememberedText(structured) : undefined;
   if (known === undefined) return serializeMessage(message);
   const resultText = objectText(result, (key, value) => (key === 'structuredContent' ? known : JSON.stringify(value)));
   if (resultText === null) return serializeMessage(message);

@@ -21,7 +21,9 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type BaseContext,
   type CallToolRequest,
+  type MessageExtraInfo,
   type CallToolResult,
   type JSONRPCRequest,
   type Result,
@@ -64,6 +66,9 @@ const CHECKED_BY_WIRE_SCHEMA: StandardSchemaV1<CallToolRequest['params']> = {
 };
 
 /** A `Server` whose own `tools/call` handler is checked once on the way in and not re-parsed on the way out. */
+/** The keys `Server.buildContext` (SDK 2.4) adds to the request part of a context, in its order. */
+const CONTEXT_SLOTS = Object.freeze({ log: undefined, elicitInput: undefined, requestSampling: undefined });
+
 export class ToolsCallServer extends Server {
   /** True only while our own handler is being registered. */
   private registeringOwn = false;
@@ -147,6 +152,24 @@ export class ToolsCallServer extends Server {
     } finally {
       restore();
     }
+  }
+
+  /**
+   * The SDK's context, built by the SDK, from a request part whose hidden
+   * class V8 can share. The SDK writes `{ ...ctx.mcpReq, log, elicitInput,
+   * requestSampling }`; on Node 20's V8 an object spread followed by keys the
+   * source lacks gets a hidden class of its own every time, in old space, and
+   * each request's context then outlived its request by a scavenge or two
+   * (about 1.6 KB per call promoted; bench/serverGc.mjs, issue 15). Handing
+   * the SDK a copy that already has the three keys (as undefined, last, where
+   * the SDK puts them) makes its literal only overwrite them: same keys, same
+   * order, same values, one shared hidden class. The copy is built with
+   * `Object.assign` onto a fresh object (own enumerable keys in order, as the
+   * spread reads them; the SDK's request part has no `__proto__` key).
+   */
+  protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
+    const mcpReq = Object.assign({}, ctx.mcpReq, CONTEXT_SLOTS);
+    return super.buildContext({ ...ctx, mcpReq }, transportInfo);
   }
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {

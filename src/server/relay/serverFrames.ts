@@ -44,8 +44,16 @@ export function parseBrowserFrames(text: string, maxBytes: number, batch: boolea
   return readFrames(BrowserFrameReader, text, { maxBytes, batch, measure, measured });
 }
 
-const shapes = new WeakMap<object, JsonShape>();
-const measured = (frame: object, shape: JsonShape) => shapes.set(frame, shape);
+/**
+ * A frame's measured shape, kept on the frame as a non-enumerable property
+ * under a symbol of this module (no serializer or copy carries it). Not a
+ * WeakMap: a scavenge keeps every WeakMap value alive whether or not its key
+ * is, so each frame's shape outlived its call (issue 15; bench/serverGc.mjs).
+ */
+const SHAPE = Symbol('frameShape');
+const measured = (frame: object, shape: JsonShape) => {
+  if (Object.isExtensible(frame)) Object.defineProperty(frame, SHAPE, { value: shape, configurable: true });
+};
 
 /**
  * The depth and longest string a browser frame measured when it was read
@@ -53,7 +61,7 @@ const measured = (frame: object, shape: JsonShape) => shapes.set(frame, shape);
  * without walking it again (issue 15 item 1).
  */
 export function browserFrameShape(frame: BrowserFrame): JsonShape | undefined {
-  return shapes.get(frame);
+  return (frame as { [SHAPE]?: JsonShape })[SHAPE];
 }
 
 /** Encodes one server frame. */

@@ -154,7 +154,10 @@ async function runTool(
   if (scope.handle !== undefined) base.attachment = scope.handle;
   try {
     const routed = await execute(checked.parsed, deps, scope, request, extra);
-    return { ...answer(checked.parsed, routed, deps.config.limits, base), attachmentId: scope.attachment.id };
+    const { result, code, sessionId } = answer(checked.parsed, routed, deps.config.limits, base);
+    // Written out, not `{ ...answer(…), attachmentId }`: on Node 20's V8 a spread followed by a new key
+    // gives every run a hidden class of its own, and the run outlived its call (issue 15).
+    return { result, code, sessionId, attachmentId: scope.attachment.id };
   } catch {
     return local(makeError('internal_error', HUB_UNREACHABLE));
   } finally {
