@@ -90,10 +90,14 @@ describe('issue 15 ToolsCallServer.buildContext', () => {
     const [one, two] = contexts.slice(-2).map((ctx) => ctx.mcpReq);
     const [sdkOne, sdkTwo] = last(buildSdk);
     const [oursOne, oursTwo] = last(buildOurs);
-    // The request parts share a hidden class; the SDK's contexts of them do not, ours do.
+    // The request parts share a hidden class, and so do ours built from them. The SDK's own do not on
+    // Node 20's V8 (20.20.2 here); that is the runtime's behaviour, not ours, so it is printed, not asserted:
+    // a Node whose V8 shares them there too must not fail this test.
     expect(sameHiddenClass(one, two)).toBe(true);
-    expect(sameHiddenClass(sdkOne, sdkTwo)).toBe(false);
     expect(sameHiddenClass(oursOne, oursTwo)).toBe(true);
+    console.info(
+      `SDK buildContext request parts share a hidden class on ${process.version}: ${sameHiddenClass(sdkOne, sdkTwo)}`,
+    );
   });
   it('builds the context Server.buildContext builds: same keys in the same order, same values', () => {
     fc.assert(

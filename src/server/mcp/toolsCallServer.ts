@@ -65,10 +65,10 @@ const CHECKED_BY_WIRE_SCHEMA: StandardSchemaV1<CallToolRequest['params']> = {
   },
 };
 
-/** A `Server` whose own `tools/call` handler is checked once on the way in and not re-parsed on the way out. */
 /** The keys `Server.buildContext` (SDK 2.4) adds to the request part of a context, in its order. */
 const CONTEXT_SLOTS = Object.freeze({ log: undefined, elicitInput: undefined, requestSampling: undefined });
 
+/** A `Server` whose own `tools/call` handler is checked once on the way in and not re-parsed on the way out. */
 export class ToolsCallServer extends Server {
   /** True only while our own handler is being registered. */
   private registeringOwn = false;
