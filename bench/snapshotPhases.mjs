@@ -12,7 +12,7 @@
  * mark of every capture. Timestamps of page, worker and this process are placed on one clock (timeOrigin).
  */
 import { importHarness } from './lib/typescript.mjs';
-import { openTerminal } from './lib/tradescript.mjs';
+import { openTerminal, setDemoMarket } from './lib/tradescript.mjs';
 
 const captures = Number(process.argv[2] ?? 6);
 const widgetId = process.argv[3] ?? 'terminal';
@@ -27,6 +27,8 @@ const variants = Object.entries(JSON.parse(process.env.PHASES_VARIANTS ?? '{"bui
  */
 const compareBin = process.env.PHASES_COMPARE_BIN || null;
 const verbose = process.env.PHASES_VERBOSE === '1';
+/** `PHASES_MARKET=paused`: every demo's market stopped before the captures (what a capture costs when nothing changes). */
+const paused = process.env.PHASES_MARKET === 'paused';
 const summaries = [];
 const h = await importHarness();
 
@@ -72,12 +74,13 @@ const marksOf = (target) =>
     performance
       .getEntriesByType('mark')
       .filter((m) => m.name.startsWith('ts:'))
-      .map((m) => ({ name: m.name.slice(3), at: performance.timeOrigin + m.startTime })),
+      .map((m) => ({ name: m.name.slice(3), at: performance.timeOrigin + m.startTime, detail: m.detail ?? undefined })),
   );
 const clear = (target) => target.evaluate(() => performance.clearMarks());
 
 try {
   for (const [, terminal] of builds) {
+    if (paused) await setDemoMarket(terminal.page, false);
     await terminal.page.evaluate(() => {
       const w = /** @type {any} */ (window);
       w.__phaseLongTasks = [];
@@ -135,7 +138,8 @@ try {
     let last = t0;
     for (const m of marks) {
       console.log(
-        `  ${(m.at - t0).toFixed(1).padStart(7)}  +${(m.at - last).toFixed(1).padStart(6)}  ${m.where.padEnd(6)} ${m.name}`,
+        `  ${(m.at - t0).toFixed(1).padStart(7)}  +${(m.at - last).toFixed(1).padStart(6)}  ${m.where.padEnd(6)} ${m.name}` +
+          (m.detail === undefined ? '' : ` ${JSON.stringify(m.detail)}`),
       );
       last = m.at;
     }
