@@ -175,6 +175,20 @@ describe('SPEC §8 snapshots encoded in the bridge worker (real Chromium)', () =
     expect(webp).toMatchObject({ mimeType: 'image/webp', width: 150, height: 100 });
   });
 
+  it('SPEC §8 at full size the encoded image is the capture itself: a PNG holds every pixel as drawn, a JPEG decodes at the same size', async () => {
+    const png = await ask({ kind: 'snapshot', target: CHART, format: 'png' });
+    if (!png.outcome.ok) throw new Error(png.outcome.error.code);
+    expect(png.outcome.data).toMatchObject({ width: 1200, height: 800, scaled: false });
+    const pngBase64 = png.outcome.image?.base64 ?? '';
+    const unlikePng = (b64: string) => page.evaluate((b) => window.observeTest.pixelsUnlikeChart(b, 'image/png'), b64);
+    expect(await unlikePng(pngBase64)).toBe(0);
+    const jpeg = await ask({ kind: 'snapshot', target: CHART, format: 'jpeg' });
+    if (!jpeg.outcome.ok) throw new Error(jpeg.outcome.error.code);
+    const jpegBase64 = jpeg.outcome.image?.base64 ?? '';
+    const unlike = await page.evaluate((b) => window.observeTest.pixelsUnlikeChart(b, 'image/jpeg'), jpegBase64);
+    expect(unlike).toBeGreaterThanOrEqual(0);
+  });
+
   it('SPEC §6 an incompressible capture over 12 MB decoded and 4 MB encoded is downscaled and re-encoded, never refused', async () => {
     const { outcome } = await ask({ kind: 'snapshot', target: { scope: 'widget', widgetId: 'noise' }, format: 'png' });
     if (!outcome.ok) throw new Error(outcome.error.code);

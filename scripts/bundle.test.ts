@@ -42,9 +42,12 @@ const BUDGET_BYTES = 60 * 1024;
  * work (Chromium page path −8 µs/call, about −22 %); it costs 1,560 B. Room
  * made first: the host-call link's request half, which only the extension
  * uses, left the page's and the worker's bundle (−969 B, 58,361 → 57,392 B);
- * with the fast path 58,952 B (57.6 KB).
+ * with the fast path 58,952 B (57.6 KB). Raised 58 → 58.5 KB by issue 15 item 3
+ * (noted there): the bridge worker encodes a full-size capture from a bitmap
+ * renderer instead of drawing it into a 2D canvas first (about 11 ms of a
+ * 1280×720 terminal snapshot), which costs 49 B (59,441 B).
  */
-const CEILING_BYTES = 58 * 1024;
+const CEILING_BYTES = 58.5 * 1024;
 
 const NOT_BUILT = 'dist/browser is not built: run `npm run build` (npm test builds first)';
 const DEMO_NOT_BUILT = 'dist/demo is not built: run `npm run build` (npm test builds first)';
@@ -203,7 +206,7 @@ describe('built browser code', () => {
   });
 
   it.skipIf(!browserBuilt)(
-    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 58 KB ceiling (60 KB target)',
+    'SPEC §12: SDK + bridge runtime (the worker and what it imports included) stay under the 58.5 KB ceiling (60 KB target)',
     () => {
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
       const entries = Object.keys(manifest).filter((key) => {

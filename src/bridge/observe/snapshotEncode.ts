@@ -80,15 +80,30 @@ export function chunkedBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The browser encoder: an OffscreenCanvas per encoding, `convertToBlob` for the bytes. */
+/**
+ * The browser encoder: an OffscreenCanvas per encoding, `convertToBlob` for the
+ * bytes. At the source's own size nothing is drawn: a bitmap renderer takes a
+ * reference to the captured pixels (`createImageBitmap` of a bitmap shares
+ * them), so the encoder reads exactly what the page rasterized. A 2D draw
+ * there, flushed by the encode, added about 11 ms to a 1280×720 terminal's
+ * scale and encode (bench/snapshotPhases.mjs, "scale" + "encode"). The source
+ * stays open for a smaller retry. Other sizes are drawn, smoothed, into a 2D
+ * canvas.
+ */
 export const offscreenEncoder: ImageEncoder = {
   async encode(source, width, height, mimeType, quality) {
     const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('OffscreenCanvas 2d context unavailable');
-    context.imageSmoothingEnabled = true;
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(source, 0, 0, width, height);
+    if (width === source.width && height === source.height) {
+      const renderer = canvas.getContext('bitmaprenderer');
+      if (!renderer) throw new Error('OffscreenCanvas bitmaprenderer context unavailable');
+      renderer.transferFromImageBitmap(await createImageBitmap(source));
+    } else {
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('OffscreenCanvas 2d context unavailable');
+      context.imageSmoothingEnabled = true;
+      context.imageSmoothingQuality = 'high';
+      context.drawImage(source, 0, 0, width, height);
+    }
     phaseMark('worker.scaled');
     const blob = await canvas.convertToBlob({ type: mimeType, quality });
     // A browser without the requested encoder falls back to PNG; report what was made.
