@@ -171,6 +171,37 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('SPEC §8 canvases kept between captures are drawn anew: a changed layer shows its new state and nothing of the last, and two captures at once each come out whole', async () => {
+    const { page, errors } = await openPage();
+    const points: Array<[number, number]> = [
+      [0.5, 0.5],
+      [5 / 6, 0.5],
+    ];
+    const first = await capture(page, 'heavy', 12 * 1024 * 1024, [1 / 6, 0.5], points);
+    expect(near(first.pixel, [200, 0, 0])).toBe(true);
+    expect(near(first.pixels?.[0], [0, 0, 200])).toBe(true);
+    // The left column turns yellow, the middle one transparent: the widget has no background of its own there.
+    await page.evaluate(() => window.sdkCaptureTest.recolorHeavy(['rgb(200, 200, 0)', 'transparent']));
+    const second = await capture(page, 'heavy', 12 * 1024 * 1024, [1 / 6, 0.5], points);
+    expect(near(second.pixel, [200, 200, 0])).toBe(true);
+    expect(second.pixels?.[0]?.[3]).toBe(0);
+    expect(near(second.pixels?.[1], [0, 200, 0])).toBe(true);
+    // A widget of the same size captured at the same time: each capture draws on a stage of its own.
+    const purple: [number, number, number] = [120, 0, 160];
+    const both = await page.evaluate(
+      ([at, more]) =>
+        window.sdkCaptureTest.captureWithTwin(['rgb(120, 0, 160)', 'rgb(120, 0, 160)', 'rgb(120, 0, 160)'], at, more),
+      [[1 / 6, 0.5] as [number, number], points] as const,
+    );
+    expect(both.heavy).toMatchObject({ ok: true, width: 600, height: 300, transferred: true });
+    expect(near(both.heavy.pixel, [200, 200, 0])).toBe(true);
+    expect(both.heavy.pixels?.[0]?.[3]).toBe(0);
+    expect(near(both.heavy.pixels?.[1], [0, 200, 0])).toBe(true);
+    expect(both.twin).toMatchObject({ ok: true, width: 600, height: 300, transferred: true });
+    for (const pixel of [both.twin.pixel, ...(both.twin.pixels ?? [])]) expect(near(pixel, purple)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('SPEC §8 an overflowing ellipsis box is cut to the longest prefix that fits with "…", and put back after', async () => {
     const { page } = await openPage();
     const seen = await page.evaluate(() => window.sdkCaptureTest.cutNames());

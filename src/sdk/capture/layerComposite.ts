@@ -70,6 +70,21 @@ function startRasters(
 }
 
 /**
+ * The stage canvas of the last capture, kept for the next one of the same
+ * size: a new canvas's first drawing allocates its backing store (about
+ * 10 ms at 1280×720 here), which `transferToImageBitmap` gives away with the
+ * pixels; `createImageBitmap` copies them and leaves the canvas to reuse.
+ * A capture takes it while it draws, so two captures at once never share one.
+ */
+let spare: OffscreenCanvas | null = null;
+
+function stageCanvas(width: number, height: number): OffscreenCanvas {
+  const kept = spare;
+  spare = null;
+  return kept?.width === width && kept.height === height ? kept : new OffscreenCanvas(width, height);
+}
+
+/**
  * Draws `layers` of `root` (whose box was `box` when they were planned) at
  * `ratio` device pixels per CSS pixel and hands over the result as a
  * transferable bitmap.
@@ -82,9 +97,10 @@ export async function compositeLayers(
   ratio: number,
 ): Promise<ImageBitmap> {
   const size = rasterSize(box.width, box.height, ratio);
-  const canvas = new OffscreenCanvas(size.width, size.height);
+  const canvas = stageCanvas(size.width, size.height);
   const context = canvas.getContext('2d');
   if (!context) throw new Error('2d context unavailable');
+  context.reset();
   context.setTransform(size.width / box.width, 0, 0, size.height / box.height, 0, 0);
   context.translate(-box.left, -box.top);
   const stage: Stage = { context, root, origin: box };
@@ -100,5 +116,7 @@ export async function compositeLayers(
   }
   phaseMark('page.composited');
   await yieldToMain();
-  return canvas.transferToImageBitmap();
+  const bitmap = await createImageBitmap(canvas);
+  spare = canvas;
+  return bitmap;
 }

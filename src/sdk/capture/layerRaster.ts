@@ -44,7 +44,8 @@ interface EngineOptions {
 /** A capture result, as far as layers use one. */
 interface EngineResult {
   readonly meta: { vbW: number; vbH: number; contentX: number; contentY: number };
-  toCanvas(): Promise<HTMLCanvasElement>;
+  /** Rasterizes into `canvas` when given (resized to fit), else into a new one. */
+  toCanvas(options?: { canvas?: HTMLCanvasElement }): Promise<HTMLCanvasElement>;
 }
 
 /**
@@ -225,10 +226,11 @@ export async function rasterLayer(
   const meta = result.meta;
   await yieldToMain();
   phaseMark('layer.decode');
-  const canvas = await result.toCanvas();
+  // Into the layer's last canvas (the engine resizes and clears it): a new canvas's first drawing allocates its
+  // backing store, about a fifth of the demo terminal's decode phase (bench/snapshotPhases.mjs, "decode").
+  const canvas = await result.toCanvas(cached ? { canvas: cached.raster.canvas } : undefined);
   phaseMark('layer.decoded');
   const raster = { canvas, width: meta.vbW, height: meta.vbH, offsetX: meta.contentX, offsetY: meta.contentY };
-  if (cached) cached.raster.canvas.width = 0;
   rasters.set(element, { result, raster });
   return raster;
 }
