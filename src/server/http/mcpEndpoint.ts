@@ -32,7 +32,7 @@ import type { IdleClock } from '../mcp/attachments/statelessAttachments.js';
 import { MAX_MCP_BODY_BYTES, readBody, sendJsonRpcError } from './body.js';
 import { PrincipalListenBus } from './listenBus.js';
 import { ModernCall } from './modernCall.js';
-import { HELD_HEADERS_MS, sendWebResponse, toWebRequest } from './webBridge.js';
+import { HELD_HEADERS_MS, sendWebResponse, toWebRequest, writeJsonAnswer } from './webBridge.js';
 
 /** Makes this endpoint's MCP servers (loaded with the SDK, at the first request). */
 export type McpServerFactory = () => Promise<HttpFront>;
@@ -209,7 +209,10 @@ export class McpHttpEndpoint {
     }
     const request = toWebRequest(req, res);
     if (!routesLegacy(sdk, req, body)) {
-      return sendWebResponse(res, await call.fetch(request, body), heldHeadersMs(body));
+      // A vouched request's JSON result is written as soon as it exists, ahead of its instance's teardown.
+      const response = await call.fetch(request, body, (status, text) => writeJsonAnswer(res, status, text));
+      if (response !== undefined) await sendWebResponse(res, response, heldHeadersMs(body));
+      return;
     }
     return this.legacy(req, res, request, body, sessionId, sdk, front);
   }

@@ -37,7 +37,8 @@ function makeFactory(log: Log, ours: boolean): () => Server {
 }
 
 /** Status, sorted headers and the whole body (or what arrived before a short wait). */
-async function answered(response: Response): Promise<unknown> {
+async function answered(response: Response | undefined): Promise<unknown> {
+  if (response === undefined) return { missing: 'no Response and nothing written' };
   const text = await Promise.race([
     response.text(),
     new Promise((resolve) => setTimeout(() => resolve('<pending>'), 200)),
@@ -45,8 +46,26 @@ async function answered(response: Response): Promise<unknown> {
   return { status: response.status, headers: [...response.headers].sort(), text };
 }
 
-/** One request answered by the SDK's handler alone, or by ModernCall in front of one. */
-async function exchange(viaOurs: boolean, oursServer: boolean, headers: Record<string, string>, text: string) {
+/**
+ * What a JSON answer handed to the writer is on the wire: `writeJsonAnswer`
+ * writes it as `sendWebResponse` writes the SDK's `Response.json`
+ * (`webBridge.test.ts`), so it is read back as that `Response`.
+ */
+function writtenAnswer(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * One request answered by the SDK's handler alone (`sdk`), or by ModernCall
+ * in front of one, returning every answer as a `Response` (`ours`) or writing
+ * JSON answers through a writer (`ours-writing`, as the endpoint does).
+ */
+async function exchange(
+  via: 'sdk' | 'ours' | 'ours-writing',
+  oursServer: boolean,
+  headers: Record<string, string>,
+  text: string,
+) {
   const log: Log = [];
   const onerror = (error: Error) => log.push(['onerror', error.message]);
   const factory = makeFactory(log, oursServer);
@@ -54,17 +73,25 @@ async function exchange(viaOurs: boolean, oursServer: boolean, headers: Record<s
   const call = new ModernCall(sdk, factory, handler, onerror);
   const request = new Request(URL_, { method: 'POST', headers, body: text });
   const body: unknown = JSON.parse(text);
+  let written: Response | undefined;
+  const write = (status: number, answerText: string) => ((written = writtenAnswer(status, answerText)), true);
   let answer: unknown;
+  let wrote = false;
   try {
-    const response = viaOurs ? await call.fetch(request, body) : await handler.fetch(request, { parsedBody: body });
-    answer = await answered(response);
+    const response =
+      via === 'sdk'
+        ? await handler.fetch(request, { parsedBody: body })
+        : await call.fetch(request, body, via === 'ours-writing' ? write : undefined);
+    wrote = written !== undefined;
+    // Written, or returned: never both, never neither.
+    answer = wrote === (response === undefined) ? await answered(written ?? response) : { both: wrote };
   } catch (error) {
     answer = { threw: error instanceof Error ? error.message : String(error) };
   }
   await new Promise((resolve) => setTimeout(resolve, 0));
   await call.close();
   await handler.close();
-  return { answer, log };
+  return { answer, log, wrote };
 }
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
@@ -238,18 +265,61 @@ const headersArb = bodyArb.chain((b) =>
 describe('ModernCall (issue 15): a vouched 2026-07-28 request served without the classifier', () => {
   it('SPEC §13 answers exactly as the SDK handler does: status, headers, body, handler view, instance state, onerror (3,000 requests)', async () => {
     let vouched = 0;
+    let written = 0;
     await fc.assert(
       fc.asyncProperty(headersArb, fc.boolean(), async ({ headers, body }, oursServer) => {
         const request = new Request(URL_, { method: 'POST', headers, body: body.text });
         if (plainModernRequest(sdk, standardHeaders(request), JSON.parse(body.text))) vouched += 1;
-        const theirs = await exchange(false, oursServer, headers, body.text);
-        const ours = await exchange(true, oursServer, headers, body.text);
+        const { wrote: sdkWrote, ...theirs } = await exchange('sdk', oursServer, headers, body.text);
+        const { wrote: returnedWrote, ...ours } = await exchange('ours', oursServer, headers, body.text);
+        const { wrote, ...oursWriting } = await exchange('ours-writing', oursServer, headers, body.text);
+        expect([sdkWrote, returnedWrote]).toEqual([false, false]);
+        if (wrote) written += 1;
         expect(ours).toEqual(theirs);
+        expect(oursWriting).toEqual(theirs);
       }),
       { numRuns: 3_000 },
     );
     expect(vouched).toBeGreaterThan(300);
-  }, 240_000);
+    // Our instances' successful vouched calls: their results are written, not returned.
+    expect(written).toBeGreaterThan(100);
+  }, 360_000);
+
+  it('SPEC §12 a vouched JSON result is written before its instance is torn down, and only then does it close', async () => {
+    const log: Log = [];
+    const factory = makeFactory(log, true);
+    const handler = sdk.createMcpHandler(factory, { legacy: 'reject' });
+    const call = new ModernCall(sdk, factory, handler, () => undefined);
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: {
+        name: 'echo',
+        arguments: { a: 1 },
+        _meta: { [sdk.PROTOCOL_VERSION_META_KEY]: V, [sdk.CLIENT_CAPABILITIES_META_KEY]: {} },
+      },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      'mcp-protocol-version': V,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+    };
+    const request = new Request(URL_, { method: 'POST', headers, body: text });
+    const write = (status: number, answer: string) => (log.push(['written', status, JSON.parse(answer)]), true);
+    const response = await call.fetch(request, JSON.parse(text), write);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(response).toBeUndefined();
+    expect(log.map((entry) => (entry as unknown[])[0])).toEqual(['call', 'written', 'closed']);
+    expect(log[1]).toMatchObject([
+      'written',
+      200,
+      { jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text', text: '{"a":1}' }], resultType: 'complete' } },
+    ]);
+    await call.close();
+    await handler.close();
+  });
 
   it('vouches only for what the SDK classifier routes modern at revision 2026-07-28', () => {
     fc.assert(

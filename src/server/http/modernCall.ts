@@ -19,6 +19,7 @@
 import type * as ServerSdk from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, McpHttpHandler, Server } from '@modelcontextprotocol/server';
 import { plainJsonRpcRequest, plainObject } from '../mcp/jsonRpcShape.js';
+import { answerJsonThrough, type JsonAnswerWriter } from '../mcp/perRequestSend.js';
 
 type Sdk = typeof ServerSdk;
 
@@ -166,9 +167,12 @@ export class ModernCall {
    * Answers one POST already past our checks and parsed: through the
    * vouched path when {@link plainModernRequest} says so, otherwise (and
    * when the SDK's private parts are not as expected) through the SDK's
-   * handler.
+   * handler. With `write`, a vouched request's JSON result is written
+   * through it as soon as the SDK's transport has it, before the instance's
+   * teardown (`perRequestSend.ts`); the answer is then `undefined`, and
+   * otherwise the `Response` to send.
    */
-  async fetch(request: Request, body: unknown): Promise<Response> {
+  async fetch(request: Request, body: unknown, write?: JsonAnswerWriter): Promise<Response | undefined> {
     if (
       this.closed ||
       !this.sdk.isJsonContentType(request.headers.get('content-type')) ||
@@ -177,7 +181,7 @@ export class ModernCall {
       return this.handler.fetch(request, { parsedBody: body });
     }
     try {
-      return await this.serve(request, body);
+      return await this.serve(request, body, write);
     } catch (error) {
       this.report(toError(error));
       return internalError(body.id);
@@ -201,7 +205,11 @@ export class ModernCall {
   }
 
   /** SDK 2.4 `serveModern` for a classified request, product a plain `Server`, no `subscriptions/listen`. */
-  private async serve(request: Request, message: JSONRPCRequest): Promise<Response> {
+  private async serve(
+    request: Request,
+    message: JSONRPCRequest,
+    write?: JsonAnswerWriter,
+  ): Promise<Response | undefined> {
     const server = this.factory();
     const seam = seamOf(server);
     if (server instanceof this.sdk.McpServer || seam === undefined) {
@@ -239,8 +247,11 @@ export class ModernCall {
       const transport = new this.sdk.PerRequestHTTPServerTransport({
         classification: { era: 'modern', revision: MODERN_REVISION },
       });
+      let written = false;
+      if (write !== undefined) answerJsonThrough(transport, (status, text) => (written = write(status, text)));
       await server.connect(transport);
-      return await transport.handleMessage(message, { request });
+      const response = await transport.handleMessage(message, { request });
+      return written ? undefined : response;
     } catch (error) {
       if (error instanceof this.sdk.SdkError && error.code === this.sdk.SdkErrorCode.ConnectionClosed) {
         return new Response(null, { status: 499 });

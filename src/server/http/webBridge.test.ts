@@ -8,7 +8,7 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headersInit, sendWebResponse, toWebRequest } from './webBridge.js';
+import { headersInit, sendWebResponse, toWebRequest, writeJsonAnswer } from './webBridge.js';
 
 const servers: Server[] = [];
 
@@ -138,6 +138,91 @@ describe('sendWebResponse with a body of several chunks', () => {
     expect(body).toBe(parts.join(''));
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
     expect(served.writes()).toBe(1);
+  });
+});
+
+describe('writeJsonAnswer', () => {
+  /** What a client receives: status, raw headers in order (but `Date`), the body's bytes, the server's writes. */
+  async function received(url: string, writes: () => number) {
+    const { res, body } = await new Promise<{ res: IncomingMessage; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST', agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const raw = res.rawHeaders;
+    const headers = raw.flatMap((h, i) => (i % 2 === 0 && h.toLowerCase() !== 'date' ? [[h, raw[i + 1]]] : []));
+    return { status: res.statusCode, headers, body: body.toString('hex'), writes: writes() };
+  }
+
+  /** Lone surrogates, astral characters, U+2028: what JSON.stringify and UTF-8 encoding must agree on. */
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 4 }),
+    fc.constantFrom('\u2028\u2029', 'é'.repeat(2000), '\u{1F600}', ''),
+  );
+  const message = fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
+    result: fc.record({
+      content: fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 3 }),
+      extra: fc.jsonValue({ maxDepth: 3 }),
+    }),
+  });
+
+  it('SPEC §13 puts on the wire what sendWebResponse puts there for the SDK’s Response.json: status, headers, bytes, one write', async () => {
+    let value: unknown = null;
+    let status = 200;
+    let writes = 0;
+    const server = createServer((req, res) => {
+      writes = 0;
+      const socket = res.socket as Socket & { _write: Socket['_write']; _writev?: Socket['_writev'] };
+      const write = socket._write.bind(socket);
+      const writev = socket._writev?.bind(socket);
+      socket._write = (...args) => (writes++, write(...args));
+      if (writev) socket._writev = (...args) => (writes++, writev(...args));
+      if (req.url === '/ours') expect(writeJsonAnswer(res, status, JSON.stringify(value))).toBe(true);
+      else void sendWebResponse(res, Response.json(value, { status, headers: { 'Content-Type': 'application/json' } }));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await fc.assert(
+      fc.asyncProperty(message, fc.constantFrom(200, 200, 400, 500), async (generated, code) => {
+        value = generated;
+        status = code;
+        const theirs = await received(`${base}/sdk`, () => writes);
+        const ours = await received(`${base}/ours`, () => writes);
+        expect(ours).toEqual(theirs);
+        expect(ours.writes).toBe(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes nothing and says so once the response started or its socket is gone', async () => {
+    const outcomes: boolean[] = [];
+    const server = createServer((req, res) => {
+      if (req.url === '/gone') {
+        res.destroy();
+        outcomes.push(writeJsonAnswer(res, 200, '{}'));
+        return;
+      }
+      res.writeHead(202);
+      res.flushHeaders();
+      outcomes.push(writeJsonAnswer(res, 200, '{"late":true}'));
+      res.end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { res, body } = await get(`${base}/started`);
+    expect([res.statusCode, body]).toEqual([202, '']);
+    await expect(get(`${base}/gone`)).rejects.toThrow();
+    expect(outcomes).toEqual([false, false]);
   });
 });
 

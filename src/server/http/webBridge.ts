@@ -143,6 +143,20 @@ export async function sendWebResponse(res: ServerResponse, response: Response, h
 }
 
 /**
+ * Writes a JSON answer as {@link sendWebResponse} writes a `Response.json`
+ * with `Content-Type: application/json`: `status`, that content type and the
+ * UTF-8 `Content-Length`, headers and body in one write. False (nothing
+ * written) when the response already started or its socket is gone; the
+ * caller then answers the usual way.
+ */
+export function writeJsonAnswer(res: ServerResponse, status: number, text: string): boolean {
+  if (res.headersSent || res.destroyed) return false;
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+  return true;
+}
+
+/**
  * A whole body's bytes, read straight from its stream: a JSON answer made
  * with `Response.json` is one chunk, handed over as is (`arrayBuffer()`
  * would copy it through its own collector).

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { PerRequestHTTPServerTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { lightenPerRequestSend } from './perRequestSend.js';
+import { answerJsonThrough, lightenPerRequestSend } from './perRequestSend.js';
 
 type Mode = 'auto' | 'json' | 'sse';
 
@@ -43,10 +43,35 @@ function isRecordWith<K extends string>(value: unknown, key: K): value is Record
   return typeof value === 'object' && value !== null && key in value;
 }
 
-/** One exchange: a request answered (or not) by the generated sends, through a pristine or lightened transport. */
-async function exchange(lightened: boolean, mode: Mode, requestId: number | string, steps: Step[]): Promise<unknown[]> {
+/** A JSON answer handed to a writer, as the HTTP client receives it (`writeJsonAnswer`, webBridge.test.ts). */
+function writtenAnswer(status: number, text: string): Response {
+  return new Response(text, { status, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * One exchange: a request answered (or not) by the generated sends, through a
+ * pristine or lightened transport; with `writer`, the lightened transport's
+ * JSON answer goes to a writer that takes it (`accepts`) or declines it, and
+ * what the writer took is seen as the answer.
+ */
+async function exchange(
+  lightened: boolean,
+  mode: Mode,
+  requestId: number | string,
+  steps: Step[],
+  writer?: 'accepts' | 'declines',
+): Promise<unknown[]> {
   const log: unknown[] = [];
   const transport = new PerRequestHTTPServerTransport({ classification: { era: 'modern' }, responseMode: mode });
+  let written: Response | undefined;
+  if (writer !== undefined) {
+    answerJsonThrough(transport, (status, text) => {
+      if (written !== undefined) throw new Error('written twice');
+      if (writer === 'declines') return false;
+      written = writtenAnswer(status, text);
+      return true;
+    });
+  }
   if (lightened) lightenPerRequestSend(transport);
   transport.onmessage = () => undefined;
   transport.onerror = (error) => log.push(['onerror', error.message]);
@@ -66,7 +91,14 @@ async function exchange(lightened: boolean, mode: Mode, requestId: number | stri
       log.push(['burst', await Promise.all(sends)]);
     } else log.push(['send', await outcome(transport.send(step.message as JSONRPCMessage, step.options))]);
   }
-  log.push(['answer', await seen(await outcome(answer))]);
+  const settled = await outcome(answer);
+  if (written === undefined) log.push(['answer', await seen(settled)]);
+  else {
+    // What the exchange settles with once the answer was written: a placeholder without a body.
+    const placeholder = isRecordWith(settled, 'value') && settled.value instanceof Response ? settled.value : null;
+    if (placeholder?.body !== null || placeholder.status !== 200) log.push(['placeholder', settled]);
+    log.push(['answer', await seen({ value: written })]);
+  }
   await new Promise((resolve) => setImmediate(resolve));
   return log;
 }
@@ -156,7 +188,11 @@ describe('issue 15 the stateless HTTP answer is sent without zod only where the 
         async (mode, requestId, steps) => {
           const sdk = await exchange(false, mode, requestId, steps as Step[]);
           const ours = await exchange(true, mode, requestId, steps as Step[]);
+          const oursWritten = await exchange(true, mode, requestId, steps as Step[], 'accepts');
+          const oursDeclined = await exchange(true, mode, requestId, steps as Step[], 'declines');
           expect(ours).toEqual(sdk);
+          expect(oursWritten).toEqual(sdk);
+          expect(oursDeclined).toEqual(sdk);
           return isDeepStrictEqual(ours, sdk);
         },
       ),
@@ -174,6 +210,24 @@ describe('issue 15 the stateless HTTP answer is sent without zod only where the 
         body: ['{"jsonrpc":"2.0","id":7,"result":{"content":[]}}', '<end>'],
       },
     ]);
+    const writes: unknown[] = [];
+    const viaWriter = await exchange(
+      true,
+      'auto',
+      7,
+      [{ message: { jsonrpc: '2.0', id: 7, result: { content: [] } } }],
+      'accepts',
+    );
+    expect(viaWriter).toContainEqual(['answer', expect.objectContaining({ status: 200 })]);
+    // The SDK's own send never hands its answer to a writer.
+    const pristine = new PerRequestHTTPServerTransport({ classification: { era: 'modern' } });
+    answerJsonThrough(pristine, (status, text) => (writes.push([status, text]), true));
+    pristine.onmessage = () => undefined;
+    await pristine.start();
+    const answer = pristine.handleMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } });
+    await pristine.send({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    expect((await answer).headers.get('content-type')).toBe('application/json');
+    expect(writes).toEqual([]);
     const other = { send: async () => undefined, start: async () => undefined, close: async () => undefined };
     const { send } = other;
     lightenPerRequestSend(other);

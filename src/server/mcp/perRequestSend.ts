@@ -11,11 +11,39 @@
  * {@link plainJsonRpcResultResponse} vouches for takes the SDK's own steps for
  * a result response, without the parses; every other message goes to the
  * SDK's `send` unchanged.
+ *
+ * The SDK settles a JSON answer as a `Response.json` and closes the transport
+ * in a microtask queued right after: the instance's teardown (its `onclose`
+ * chain, the handler's abort) runs before the promise chain carrying that
+ * `Response` reaches whoever writes it to the socket. A transport given a
+ * {@link JsonAnswerWriter} ({@link answerJsonThrough}) has that answer
+ * written at once, in `send`, before the close is queued; the exchange then
+ * settles with a body-less placeholder.
  */
 import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
 import { plainJsonRpcResultResponse } from './jsonRpcShape.js';
 
 type Send = Transport['send'];
+
+/**
+ * Writes a JSON answer (`status`, `text` the JSON-RPC message) to the HTTP
+ * response as the SDK's `Response.json` would reach it; false when it cannot
+ * (the response already started or the client left), and then the SDK's
+ * `Response` is made as before.
+ */
+export type JsonAnswerWriter = (status: number, text: string) => boolean;
+
+/** Where a transport's {@link JsonAnswerWriter} is kept (on the instance, one exchange long). */
+const ANSWER_WRITER = Symbol('tradescript.jsonAnswerWriter');
+
+/**
+ * Has the JSON answer of `transport` (an SDK per-request transport that
+ * {@link lightenPerRequestSend} lightens) written by `write`, at the moment
+ * the SDK would settle it. Other transports never call `write`.
+ */
+export function answerJsonThrough(transport: Transport, write: JsonAnswerWriter): void {
+  Object.defineProperty(transport, ANSWER_WRITER, { value: write, configurable: true });
+}
 
 /** The transport's private parts (SDK 2.4 `PerRequestHTTPServerTransport`); reached only when all are there. */
 interface PerRequestSeam {
@@ -31,6 +59,7 @@ interface PerRequestSeam {
   close(): Promise<void>;
   onerror?: (error: Error) => void;
   send: Send;
+  [ANSWER_WRITER]?: JsonAnswerWriter;
 }
 
 const METHODS = ['upgradeToSse', 'writeMessageFrame', 'finalizeStream', 'settleResponse', 'close', 'send'] as const;
@@ -55,7 +84,9 @@ function isPerRequest(transport: object): transport is PerRequestSeam {
  * once closed; an id that is not the request's reported through `onerror`;
  * one terminal answer only; on an event stream the frame and the stream's end,
  * otherwise the JSON answer, then the transport closes after this turn's
- * microtasks.
+ * microtasks. The JSON answer goes to the transport's writer first, when it
+ * has one ({@link answerJsonThrough}): the same text `Response.json` would
+ * carry (`JSON.stringify`, which throws where it throws), status 200.
  */
 export function lightenPerRequestSend(transport: Transport): void {
   if (!isPerRequest(transport)) return;
@@ -76,7 +107,10 @@ export function lightenPerRequestSend(transport: Transport): void {
       t.finalizeStream();
       return;
     }
-    t.settleResponse(Response.json(message, { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    const write = t[ANSWER_WRITER];
+    if (write !== undefined && write(200, JSON.stringify(message)))
+      t.settleResponse(new Response(null, { status: 200 }));
+    else t.settleResponse(Response.json(message, { status: 200, headers: { 'Content-Type': 'application/json' } }));
     queueMicrotask(() => void t.close());
   };
 }
