@@ -68,6 +68,46 @@ export async function traceLongestTask(browser, page, body) {
   return { value, wallMs, longestTaskMs, tasksOver50 };
 }
 
+/**
+ * {@link traceLongestTask} for a page Playwright has no `Browser` for (a
+ * persistent context's, e.g. with an extension loaded): the trace runs through
+ * the page's own CDP session (`Tracing` records the whole browser either way).
+ * @template T
+ * @param {import('playwright-core').CDPSession} session a CDP session of `page`
+ * @param {import('playwright-core').Page} page
+ * @param {() => Promise<T>} body
+ * @returns {Promise<{ value: T, wallMs: number, longestTaskMs: number, tasksOver50: number }>}
+ */
+export async function traceLongestTaskOn(session, page, body) {
+  await session.send('Tracing.start', { categories: TRACE_CATEGORIES.join(','), transferMode: 'ReturnAsStream' });
+  let value;
+  let wallMs = NaN;
+  let text;
+  try {
+    const t0 = performance.now();
+    value = await body();
+    wallMs = performance.now() - t0;
+  } finally {
+    const complete = new Promise((resolve) => session.once('Tracing.tracingComplete', resolve));
+    await session.send('Tracing.end');
+    text = await readStream(session, /** @type {any} */ (await complete).stream);
+  }
+  const { longestTaskMs, tasksOver50 } = longestRendererTask(JSON.parse(text), page.url());
+  return { value, wallMs, longestTaskMs, tasksOver50 };
+}
+
+/** A CDP `IO` stream read to its end, as text. */
+async function readStream(session, handle) {
+  const chunks = [];
+  for (;;) {
+    const { data, eof, base64Encoded } = await session.send('IO.read', { handle });
+    chunks.push(base64Encoded ? Buffer.from(data, 'base64') : Buffer.from(data, 'utf8'));
+    if (eof) break;
+  }
+  await session.send('IO.close', { handle });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The longest top-level task on the CrRendererMain thread of the renderer showing `url`. */
 export function longestRendererTask(trace, url) {
   const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
