@@ -20,3 +20,19 @@ export async function importHarness() {
   registerTsLoader();
   return import('../../e2e/harness/index.ts');
 }
+
+/**
+ * The e2e fixtures that drive the Chrome extension (`e2e/fixtures/extension/`):
+ * the browser-level CDP, the popup, the demo tab in extension mode, the id.
+ * @returns {Promise<any>}
+ */
+export async function importExtensionFixtures() {
+  registerTsLoader();
+  const [browserCdp, popupDriver, demoTab, extensionId] = await Promise.all([
+    import('../../e2e/fixtures/extension/browserCdp.ts'),
+    import('../../e2e/fixtures/extension/popupDriver.ts'),
+    import('../../e2e/fixtures/extension/demoTab.ts'),
+    import('../../e2e/fixtures/extension/extensionId.ts'),
+  ]);
+  return { ...browserCdp, ...popupDriver, ...demoTab, ...extensionId };
+}

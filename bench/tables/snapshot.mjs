@@ -25,8 +25,9 @@ import { median, roundAll } from '../lib/stats.mjs';
 import { openTerminal } from '../lib/tradescript.mjs';
 import { captureMethods, whyOursCannotCapture } from './snapshotMethods.mjs';
 
-const VIEWPORT = { width: 1280, height: 720 };
-const WIDGETS = [
+/** The viewport and the targets the snapshot tables capture (table 4 and the extension's table). */
+export const VIEWPORT = { width: 1280, height: 720 };
+export const WIDGETS = [
   { widgetId: 'terminal', selector: '[data-testid="terminal"]' },
   { widgetId: 'blotter', selector: '[data-testid="panel-blotter"]' },
   // A chart target: the chart's own canvases (lightweight-charts takeScreenshot), no DOM serialization.
@@ -96,7 +97,8 @@ function dedupe(methods) {
   return methods.filter((m) => (seen.has(m.id) ? false : (seen.add(m.id), true)));
 }
 
-async function widgetRect(page, selector) {
+/** The element's rectangle in the page's viewport (CSS pixels), or null when the page has no such element. */
+export async function widgetRect(page, selector) {
   return page.evaluate((s) => {
     const r = document.querySelector(s)?.getBoundingClientRect();
     return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
@@ -104,6 +106,7 @@ async function widgetRect(page, selector) {
 }
 
 async function timedTrial(method) {
+  await method.before?.();
   await settle();
   const from = await pageNow(method.page);
   const t0 = performance.now();
@@ -112,8 +115,16 @@ async function timedTrial(method) {
   return { wallMs, bytes: out.bytes, longTaskMs: await longestLongTask(method.page, from, await pageNow(method.page)) };
 }
 
-/** First captures, then trial i of every method before trial i + 1 of any, then one traced run each. */
-async function measureInterleaved(ctx, methods) {
+/**
+ * First captures, then trial i of every method before trial i + 1 of any, then one traced run each.
+ * A method's `before()`, if any, runs before each of its captures, untimed (e.g. to keep a rate limit);
+ * `trace` runs one capture under a Chromium trace (by default through `ctx.browser`).
+ */
+export async function measureInterleaved(
+  ctx,
+  methods,
+  trace = (page, body) => traceLongestTask(ctx.browser, page, body),
+) {
   const live = methods.filter((m) => !m.missing);
   const state = new Map(live.map((m) => [m.id, { walls: [], longTasks: [], bytes: 0, first: null }]));
   for (const m of live) state.get(m.id).first = await timedTrial(m);
@@ -131,7 +142,8 @@ async function measureInterleaved(ctx, methods) {
   const measured = {};
   for (const m of live) {
     const s = state.get(m.id);
-    const traced = await traceLongestTask(ctx.browser, m.page, () => m.run());
+    await m.before?.();
+    const traced = await trace(m.page, () => m.run());
     measured[m.id] = {
       trials: m.trials,
       wallMs: median(s.walls),
@@ -149,9 +161,23 @@ async function measureInterleaved(ctx, methods) {
   return measured;
 }
 
+/** The columns of {@link rowsOf}. */
+export const HEADER = [
+  'capture',
+  'wall ms p50',
+  'longtask ms',
+  'traced longest ms',
+  'tasks > 50',
+  'first ms / longtask',
+  'KB',
+  'trials',
+  'note',
+];
+
 const over50 = (ms) => (ms > 0 ? ms : '< 50');
 
-function rowsOf(result) {
+/** A widget's rows: one per method, `not yet measurable: …` for a method that could not capture. */
+export function rowsOf(result) {
   if (result.missing) return [[result.widget.widgetId, '—', '—', '—', '—', '—', '—', '—', '—', result.missing]];
   return result.methods.map((m) => {
     const r = result.measured[m.id];
@@ -163,11 +189,12 @@ function rowsOf(result) {
   });
 }
 
-function checksOf(result) {
+/** A widget's SPEC §12 checks of `ours`, named `<name>: …` (the widget's id by default). */
+export function checksOf(result, name = result.widget.widgetId) {
   if (result.missing) return [];
   const ours = result.measured.ours;
   const cdpWall = result.measured.cdp?.wallMs ?? NaN;
-  const id = result.widget.widgetId;
+  const id = name;
   return [
     {
       name: `${id}: wall vs Chromium screenshot`,
@@ -203,19 +230,9 @@ function report(results, compareBin, compareError) {
       "tasks on the page's main thread, idle background tasks included); the 50 ms check takes the worst of both.",
   );
   return {
-    header: [
-      'capture',
-      'wall ms p50',
-      'longtask ms',
-      'traced longest ms',
-      'tasks > 50',
-      'first ms / longtask',
-      'KB',
-      'trials',
-      'note',
-    ],
-    rows: results.flatMap(rowsOf),
-    checks: results.flatMap(checksOf),
+    header: HEADER,
+    rows: results.flatMap((r) => rowsOf(r)),
+    checks: results.flatMap((r) => checksOf(r)),
     notes,
     data: roundAll({
       compareBin,

@@ -49,7 +49,8 @@ function htmlToImage(ctx, setup) {
   };
 }
 
-function cdpScreenshot(ctx, setup) {
+/** Chromium's `Page.captureScreenshot` of the widget's clip, through `setup.cdp` (a CDP session of `setup.mainPage`). */
+export function cdpScreenshot(ctx, setup) {
   return {
     id: 'cdp',
     label: 'Chromium Page.captureScreenshot (CDP)',
@@ -67,7 +68,7 @@ function cdpScreenshot(ctx, setup) {
 }
 
 /** The target a row captures: a widget's, or the one it names (a chart). */
-const targetOf = (widget) => widget.target ?? { scope: 'widget', widgetId: widget.widgetId };
+export const targetOf = (widget) => widget.target ?? { scope: 'widget', widgetId: widget.widgetId };
 
 /** Why `tradescript_snapshot` of the row's target cannot be measured in this terminal yet, or null. */
 export async function whyOursCannotCapture(terminal, widget) {
