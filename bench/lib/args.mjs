@@ -7,7 +7,8 @@
 export const USAGE = `npm run bench [-- options]
 
   --quick          a short pass (fewer trials; events 10 s instead of 60 s)
-  --only a,b       run only these tables: calls, batch, events, snapshot, footprint, cluster
+  --only a,b       run only these tables: calls, batch, events, snapshot,
+                   snapshotExtension, footprint, cluster
   --out FILE       write the JSON here instead of bench/results/<timestamp>.json
   --calls-order sequential
                    table 1 measures each path in one go, one after another (the order
