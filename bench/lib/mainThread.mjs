@@ -72,6 +72,9 @@ export async function traceLongestTask(browser, page, body) {
  * {@link traceLongestTask} for a page Playwright has no `Browser` for (a
  * persistent context's, e.g. with an extension loaded): the trace runs through
  * the page's own CDP session (`Tracing` records the whole browser either way).
+ * With only top-level tasks recorded the trace names no frame's renderer, and
+ * such a profile runs more than one (the extension's, a blank first tab), so
+ * the page leaves a user-timing mark at the start whose process is its own.
  * @template T
  * @param {import('playwright-core').CDPSession} session a CDP session of `page`
  * @param {import('playwright-core').Page} page
@@ -79,7 +82,11 @@ export async function traceLongestTask(browser, page, body) {
  * @returns {Promise<{ value: T, wallMs: number, longestTaskMs: number, tasksOver50: number }>}
  */
 export async function traceLongestTaskOn(session, page, body) {
-  await session.send('Tracing.start', { categories: TRACE_CATEGORIES.join(','), transferMode: 'ReturnAsStream' });
+  await session.send('Tracing.start', {
+    categories: [...TRACE_CATEGORIES, 'blink.user_timing'].join(','),
+    transferMode: 'ReturnAsStream',
+  });
+  await page.evaluate((name) => performance.mark(name), TRACE_MARK);
   let value;
   let wallMs = NaN;
   let text;
@@ -92,9 +99,16 @@ export async function traceLongestTaskOn(session, page, body) {
     await session.send('Tracing.end');
     text = await readStream(session, /** @type {any} */ (await complete).stream);
   }
-  const { longestTaskMs, tasksOver50 } = longestRendererTask(JSON.parse(text), page.url());
+  const trace = JSON.parse(text);
+  const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
+  const pid = events.find((e) => e.name === TRACE_MARK)?.pid;
+  if (pid === undefined) throw new Error(`the trace holds no ${TRACE_MARK} mark of the page`);
+  const { longestTaskMs, tasksOver50 } = longestRendererTask(events, page.url(), pid);
   return { value, wallMs, longestTaskMs, tasksOver50 };
 }
+
+/** The user-timing mark by which {@link traceLongestTaskOn} finds the page's renderer in the trace. */
+const TRACE_MARK = 'tradescript-bench:trace';
 
 /** A CDP `IO` stream read to its end, as text. */
 async function readStream(session, handle) {
@@ -108,12 +122,16 @@ async function readStream(session, handle) {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The longest top-level task on the CrRendererMain thread of the renderer showing `url`. */
-export function longestRendererTask(trace, url) {
+/**
+ * The longest top-level task on the CrRendererMain thread of the renderer
+ * showing `url` (or of process `pid`, when known); of every renderer when the
+ * trace does not say which one shows `url`.
+ */
+export function longestRendererTask(trace, url, pid = null) {
   const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
   const origin = new URL(url).origin;
-  let rendererPid = null;
-  for (const e of events) {
+  let rendererPid = pid;
+  for (const e of pid === null ? events : []) {
     const frames = e.name === 'TracingStartedInBrowser' ? e.args?.data?.frames : null;
     const frame = frames?.find((f) => typeof f.url === 'string' && f.url.startsWith(origin) && !f.parent);
     if (frame) rendererPid = frame.processId;
