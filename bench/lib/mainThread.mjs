@@ -53,19 +53,37 @@ const TASK_EVENT = 'ThreadControllerImpl::RunTask';
  * @returns {Promise<{ value: T, wallMs: number, longestTaskMs: number, tasksOver50: number }>}
  */
 export async function traceLongestTask(browser, page, body) {
-  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  const { value, wallMs, trace } = await traced(
+    () => browser.startTracing(page, { categories: TRACE_CATEGORIES }),
+    body,
+    async () => JSON.parse((await browser.stopTracing()).toString('utf8')),
+  );
+  const { longestTaskMs, tasksOver50 } = longestRendererTask(trace, page.url());
+  return { value, wallMs, longestTaskMs, tasksOver50 };
+}
+
+/**
+ * `body` timed between `start()` and `stop()` (the trace's start and its
+ * parsed end); `stop` runs even when `body` throws.
+ * @template T
+ * @param {() => Promise<unknown>} start
+ * @param {() => Promise<T>} body
+ * @param {() => Promise<any>} stop
+ * @returns {Promise<{ value: T, wallMs: number, trace: any }>}
+ */
+async function traced(start, body, stop) {
+  await start();
   let value;
   let wallMs = NaN;
-  let buffer;
+  let trace;
   try {
     const t0 = performance.now();
     value = await body();
     wallMs = performance.now() - t0;
   } finally {
-    buffer = await browser.stopTracing();
+    trace = await stop();
   }
-  const { longestTaskMs, tasksOver50 } = longestRendererTask(JSON.parse(buffer.toString('utf8')), page.url());
-  return { value, wallMs, longestTaskMs, tasksOver50 };
+  return { value: /** @type {T} */ (value), wallMs, trace };
 }
 
 /**
@@ -82,24 +100,19 @@ export async function traceLongestTask(browser, page, body) {
  * @returns {Promise<{ value: T, wallMs: number, longestTaskMs: number, tasksOver50: number }>}
  */
 export async function traceLongestTaskOn(session, page, body) {
-  await session.send('Tracing.start', {
-    categories: [...TRACE_CATEGORIES, 'blink.user_timing'].join(','),
-    transferMode: 'ReturnAsStream',
-  });
-  await page.evaluate((name) => performance.mark(name), TRACE_MARK);
-  let value;
-  let wallMs = NaN;
-  let text;
-  try {
-    const t0 = performance.now();
-    value = await body();
-    wallMs = performance.now() - t0;
-  } finally {
+  const start = async () => {
+    await session.send('Tracing.start', {
+      categories: [...TRACE_CATEGORIES, 'blink.user_timing'].join(','),
+      transferMode: 'ReturnAsStream',
+    });
+    await page.evaluate((name) => performance.mark(name), TRACE_MARK);
+  };
+  const stop = async () => {
     const complete = new Promise((resolve) => session.once('Tracing.tracingComplete', resolve));
     await session.send('Tracing.end');
-    text = await readStream(session, /** @type {any} */ (await complete).stream);
-  }
-  const trace = JSON.parse(text);
+    return JSON.parse(await readStream(session, /** @type {any} */ (await complete).stream));
+  };
+  const { value, wallMs, trace } = await traced(start, body, stop);
   const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
   const pid = events.find((e) => e.name === TRACE_MARK)?.pid;
   if (pid === undefined) throw new Error(`the trace holds no ${TRACE_MARK} mark of the page`);

@@ -24,7 +24,7 @@ import { comparePngs } from '../lib/pixelDiff.mjs';
 import { roundAll } from '../lib/stats.mjs';
 import { setDemoMarket } from '../lib/tradescript.mjs';
 import { checksOf, HEADER, measureInterleaved, rowsOf, VIEWPORT, WIDGETS, widgetRect } from './snapshot.mjs';
-import { cdpScreenshot, targetOf, whyOursCannotCapture } from './snapshotMethods.mjs';
+import { cdpScreenshot, snapshotOf, whyOursCannotCapture } from './snapshotMethods.mjs';
 
 const LABEL = 'tradescript_snapshot via the extension (visible-tab capture)';
 
@@ -98,15 +98,9 @@ function viaExtension(ctx, demo, widget, gate, missing) {
     image: null,
     before: () => gate.wait(),
     run: async () => {
-      const result = await demo.callTool('tradescript_snapshot', {
-        sessionId: demo.sessionId,
-        target: targetOf(widget),
-      });
-      if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
-      const image = result.content.find((c) => c.type === 'image');
-      const data = result.structuredContent?.data ?? {};
+      const { data, base64, bytes } = await snapshotOf(demo, widget);
       method.image = { width: data.width, height: data.height, scaled: data.scaled === true };
-      return { bytes: image ? Buffer.byteLength(image.data, 'base64') : 0, data: image?.data };
+      return { bytes, data: base64 };
     },
   };
   return method;

@@ -18,15 +18,7 @@ export function captureMethods(ctx, setup) {
     page: terminal.page,
     trials: ctx.quick ? 5 : 9,
     missing: setup.missing,
-    run: async () => {
-      const result = await terminal.callTool('tradescript_snapshot', {
-        sessionId: terminal.sessionId,
-        target: targetOf(widget),
-      });
-      if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
-      const image = result.content.find((c) => c.type === 'image');
-      return { bytes: image ? Buffer.byteLength(image.data, 'base64') : 0 };
-    },
+    run: async () => ({ bytes: (await snapshotOf(terminal, widget)).bytes }),
   };
   if (compare) return [ours];
   return [ours, htmlToImage(ctx, setup), cdpScreenshot(ctx, setup)];
@@ -64,6 +56,26 @@ export function cdpScreenshot(ctx, setup) {
       });
       return { bytes: Buffer.byteLength(data, 'base64') };
     },
+  };
+}
+
+/**
+ * One `tradescript_snapshot` of the row's target through `terminal`'s MCP
+ * client (anything with `callTool` and `sessionId`); throws on an error
+ * envelope. Its snapshot data, the image's base64 and its decoded bytes.
+ * @param {{ sessionId: string, callTool: (name: string, args: Record<string, unknown>) => Promise<any> }} terminal
+ */
+export async function snapshotOf(terminal, widget) {
+  const result = await terminal.callTool('tradescript_snapshot', {
+    sessionId: terminal.sessionId,
+    target: targetOf(widget),
+  });
+  if (result.isError) throw new Error(`tradescript_snapshot: ${result.structuredContent?.error?.code ?? 'error'}`);
+  const image = result.content.find((c) => c.type === 'image');
+  return {
+    data: result.structuredContent?.data ?? {},
+    base64: image?.data,
+    bytes: image ? Buffer.byteLength(image.data, 'base64') : 0,
   };
 }
 

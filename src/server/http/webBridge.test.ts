@@ -4,6 +4,7 @@ import {
   type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
+  type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import fc from 'fast-check';
@@ -25,16 +26,21 @@ interface Served {
   writes: () => number;
 }
 
+/** Calls `counted` for every write and writev the response's socket makes from now on (headers included). */
+function countWrites(res: ServerResponse, counted: () => void): void {
+  const socket = res.socket as Socket & { _write: Socket['_write']; _writev?: Socket['_writev'] };
+  const write = socket._write.bind(socket);
+  const writev = socket._writev?.bind(socket);
+  socket._write = (...args) => (counted(), write(...args));
+  if (writev) socket._writev = (...args) => (counted(), writev(...args));
+}
+
 /** A server answering every request with `respond()` through {@link sendWebResponse}, counting its socket writes. */
 async function serve(respond: () => Response, holdHeadersMs = 0): Promise<Served> {
   let writes = 0;
   const server = createServer((req, res) => {
     writes = 0;
-    const socket = res.socket as Socket & { _write: Socket['_write']; _writev?: Socket['_writev'] };
-    const write = socket._write.bind(socket);
-    const writev = socket._writev?.bind(socket);
-    socket._write = (...args) => (writes++, write(...args));
-    if (writev) socket._writev = (...args) => (writes++, writev(...args));
+    countWrites(res, () => writes++);
     void sendWebResponse(res, respond(), holdHeadersMs);
   });
   servers.push(server);
@@ -179,11 +185,7 @@ describe('writeJsonAnswer', () => {
     let writes = 0;
     const server = createServer((req, res) => {
       writes = 0;
-      const socket = res.socket as Socket & { _write: Socket['_write']; _writev?: Socket['_writev'] };
-      const write = socket._write.bind(socket);
-      const writev = socket._writev?.bind(socket);
-      socket._write = (...args) => (writes++, write(...args));
-      if (writev) socket._writev = (...args) => (writes++, writev(...args));
+      countWrites(res, () => writes++);
       if (req.url === '/ours') expect(writeJsonAnswer(res, status, JSON.stringify(value))).toBe(true);
       else void sendWebResponse(res, Response.json(value, { status, headers: { 'Content-Type': 'application/json' } }));
     });
