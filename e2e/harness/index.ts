@@ -32,7 +32,7 @@ export type { ReadyInfo } from './readyLine.js';
 export { startServer } from './server.js';
 export type { ServerHandle, StartServerOptions } from './server.js';
 export { harnessTimeouts } from './timeouts.js';
-export { callTool } from './tools.js';
+export { callTool, imageBytes } from './tools.js';
 export type { ToolCall } from './tools.js';
 
 // Outside vitest (a bench script importing the harness) there is no test file to hook.

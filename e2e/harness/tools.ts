@@ -61,3 +61,10 @@ export async function callTool<T = unknown>(
     fail(`isError ${String(result.isError)} with error ${envelope.error === null ? 'null' : 'set'}`);
   return { envelope, isError: result.isError === true, result };
 }
+
+/** The bytes of a snapshot's one image content item; throws when it has none. */
+export function imageBytes(call: ToolCall<unknown>): Buffer {
+  const image = call.result.content.find((item) => item.type === 'image');
+  if (!image || !('data' in image)) throw new Error('SPEC §3: the snapshot carries no image content item');
+  return Buffer.from(image.data, 'base64');
+}

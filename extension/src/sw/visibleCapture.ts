@@ -5,8 +5,16 @@
  * page's DOM capture. It needs `activeTab` for the tab (granted when the
  * person opens the popup or clicks the action on it); without it, or on any
  * failure, the answer is null and the page's capture serves the snapshot.
+ * A target that is the whole tab keeps the browser's PNG as it is (no decode,
+ * no second encode); any other is decoded straight into its crop.
  */
-import { cropRegion, wholeOnScreen, type VisibleCapture } from '../../../src/bridge/extension/sw/index.js';
+import {
+  cropRegion,
+  keepsWhole,
+  pngSize,
+  wholeOnScreen,
+  type VisibleCapture,
+} from '../../../src/bridge/extension/sw/index.js';
 
 async function activeIn(tabId: number): Promise<number | null> {
   const tab = await chrome.tabs.get(tabId);
@@ -24,12 +32,12 @@ const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Ui
  * about 22 ms for `fetch` of the URL (bench table 4b's setup, 2026-12-07);
  * `fetch` elsewhere.
  */
-async function pngOf(dataUrl: string): Promise<Blob> {
+async function pngOf(dataUrl: string): Promise<Uint8Array<ArrayBuffer>> {
   const comma = dataUrl.indexOf(',');
   if (typeof fromBase64 === 'function' && dataUrl.startsWith('data:image/png;base64,') && comma > 0) {
-    return new Blob([fromBase64(dataUrl.slice(comma + 1))], { type: 'image/png' });
+    return fromBase64(dataUrl.slice(comma + 1));
   }
-  return (await fetch(dataUrl)).blob();
+  return new Uint8Array(await (await fetch(dataUrl)).arrayBuffer());
 }
 
 /** The fast path for one tab. */
@@ -41,18 +49,17 @@ export function visibleCaptureFor(tabId: number): VisibleCapture {
     const dataUrl = await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
     // Another tab may have become active meanwhile: its pixels must never leave.
     if ((await activeIn(tabId)) !== windowId) return null;
-    const full = await createImageBitmap(await pngOf(dataUrl));
-    try {
-      const crop = cropRegion(view, full.width, full.height, options.maxPixels);
-      if (!crop) return null;
-      const bitmap = await createImageBitmap(full, crop.sx, crop.sy, crop.sw, crop.sh, {
-        resizeWidth: crop.outWidth,
-        resizeHeight: crop.outHeight,
-        resizeQuality: 'high',
-      });
-      return { ok: true, bitmap, width: crop.sw, height: crop.sh };
-    } finally {
-      full.close();
-    }
+    const png = await pngOf(dataUrl);
+    const size = pngSize(png);
+    const crop = size && cropRegion(view, size.width, size.height, options.maxPixels);
+    if (!size || !crop) return null;
+    if (keepsWhole(crop, size.width, size.height)) return { ok: true, png, ...size };
+    // Decoded straight into the crop: the whole tab is never a bitmap of its own.
+    const bitmap = await createImageBitmap(new Blob([png], { type: 'image/png' }), crop.sx, crop.sy, crop.sw, crop.sh, {
+      resizeWidth: crop.outWidth,
+      resizeHeight: crop.outHeight,
+      resizeQuality: 'high',
+    });
+    return { ok: true, bitmap, width: crop.sw, height: crop.sh };
   };
 }

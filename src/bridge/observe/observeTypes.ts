@@ -14,8 +14,21 @@ export interface ObservePort {
   startBinding(request: BindingRequest, handle: number): Promise<BindingStart>;
   /** Releases one binding's source; idempotent. */
   stopBinding(subscriptionId: string, bindingId: string): Promise<void> | void;
-  /** Rasterizes a chart or widget target into a transferred ImageBitmap. */
-  capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome>;
+  /** Rasterizes a chart or widget target into a transferred ImageBitmap (or, in the extension, the browser's PNG). */
+  capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome | EncodedCapture>;
+}
+
+/**
+ * A capture the browser already encoded: the extension's visible tab when the
+ * target is the whole of it, kept as the browser's PNG so an answer at that
+ * size needs no decode and no second encode (SPEC §8 "In the extension").
+ */
+export interface EncodedCapture {
+  ok: true;
+  /** The PNG's bytes, exactly `width` × `height` pixels of the target. */
+  png: Uint8Array<ArrayBuffer>;
+  width: number;
+  height: number;
 }
 
 /** Who asks, in which session, under which limits. */

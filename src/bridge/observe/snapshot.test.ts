@@ -9,7 +9,7 @@ import {
   makeError,
   type RelayLimits,
 } from '../../protocol/index.js';
-import type { CaptureOutcome } from './observeTypes.js';
+import type { CaptureOutcome, EncodedCapture } from './observeTypes.js';
 import { chunkedBase64, encodeWithin, toBase64, type ImageEncoder, type SnapshotMime } from './snapshotEncode.js';
 import { fitSnapshot, maxPixelsOf, shrinkForBytes } from './snapshotScale.js';
 import { takeSnapshot } from './snapshotService.js';
@@ -215,6 +215,78 @@ describe('SPEC §3 §8 takeSnapshot', () => {
     expect(asked).toBe(0);
     const missing = await takeSnapshot({ port }, limits as RelayLimits, op(), () => undefined);
     expect(!missing.ok && missing.error.code).toBe('target_not_found');
+  });
+
+  describe('a capture the browser already encoded (the extension’s visible tab)', () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4, 5]);
+    const encoded = (width = 1280, height = 720): EncodedCapture => ({ ok: true, png, width, height });
+    const encodedPort = (capture: EncodedCapture) => ({ capture: async () => capture });
+
+    it('a PNG at its own size that fits is the answer byte for byte: never decoded, never encoded again', async () => {
+      const encoder = fakeEncoder(1);
+      const decodePng = vi.fn();
+      const progress: number[] = [];
+      const outcome = await takeSnapshot(
+        { port: encodedPort(encoded()), encoder: encoder as ImageEncoder, decodePng },
+        limits as RelayLimits,
+        op(),
+        (p) => progress.push(p),
+      );
+      if (!outcome.ok) throw new Error(outcome.error.code);
+      expect(Buffer.from(outcome.image?.base64 ?? '', 'base64')).toEqual(Buffer.from(png));
+      expect(SnapshotDataSchema.parse(outcome.data)).toMatchObject({
+        mimeType: 'image/png',
+        width: 1280,
+        height: 720,
+        byteLength: png.byteLength,
+        scaled: false,
+      });
+      expect(progress).toEqual([1, 2]);
+      expect(decodePng).not.toHaveBeenCalled();
+      expect(encoder.sizes).toEqual([]);
+    });
+
+    it.each([
+      ['a bound shrinks it', op({ maxWidth: 640 }), limits, '640x360', 'image/png'],
+      ['another format is asked for', { ...op(), format: 'webp' as const }, limits, '1280x720', 'image/webp'],
+      [
+        'its bytes exceed snapshotBytes (a fresh encoding fits)',
+        op(),
+        { ...limits, snapshotBytes: 4 },
+        '1280x720',
+        'image/png',
+      ],
+    ])(
+      'is decoded, scaled and encoded as a page capture is when %s; the bitmap is closed',
+      async (_, asked, bound, first, mimeType) => {
+        const { fake, state } = bitmap(1280, 720);
+        const encoder = fakeEncoder(bound.snapshotBytes === 4 ? 0.000001 : 1);
+        const decoded: Uint8Array[] = [];
+        const decodePng = async (bytes: Uint8Array<ArrayBuffer>) => (decoded.push(bytes), fake);
+        const outcome = await takeSnapshot(
+          { port: encodedPort(encoded()), encoder: encoder as ImageEncoder, decodePng },
+          bound as RelayLimits,
+          asked,
+          () => undefined,
+        );
+        expect(decoded).toEqual([png]);
+        expect(state.closed).toBe(1);
+        expect(encoder.sizes).toEqual([first]);
+        if (!outcome.ok) throw new Error(outcome.error.code);
+        expect(outcome.image?.mimeType).toBe(mimeType);
+        expect(SnapshotDataSchema.parse(outcome.data).byteLength).not.toBe(png.byteLength);
+      },
+    );
+
+    it('a PNG the worker cannot decode is internal_error, never the undecoded bytes', async () => {
+      const outcome = await takeSnapshot(
+        { port: encodedPort(encoded()), decodePng: () => Promise.reject(new Error('bad png')) },
+        limits as RelayLimits,
+        op({ maxWidth: 10 }),
+        () => undefined,
+      );
+      expect(!outcome.ok && outcome.error.code).toBe('internal_error');
+    });
   });
 
   it('an encoder failure is internal_error and the bitmap is still closed', async () => {

@@ -22,4 +22,4 @@ export {
   type TabNotice,
   type VisibleCapture,
 } from './tabSession.js';
-export { cropRegion, wholeOnScreen } from './visibleCrop.js';
+export { cropRegion, keepsWhole, pngSize, wholeOnScreen } from './visibleCrop.js';

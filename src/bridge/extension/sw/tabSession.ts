@@ -29,7 +29,7 @@ import type { PageNotice } from '../../link/bridgeHostLink.js';
 import { createHostRouter } from '../../link/hostRouter.js';
 import { jsonCodec, type PngCodec } from '../../link/linkCodecs.js';
 import type { LinkEndpoint } from '../../link/linkEndpoint.js';
-import type { ObservePort } from '../../observe/observeTypes.js';
+import type { EncodedCapture, ObservePort } from '../../observe/observeTypes.js';
 import { composeStatus } from '../../relay/composeStatus.js';
 import type { RelaySession, RequestHandler, SessionStatus } from '../../relay/clientSessions.js';
 import type { SubscriptionJournal } from '../../observe/subscriptionJournal.js';
@@ -74,7 +74,10 @@ export function tabLinkClient(
 }
 
 /** The browser's own capture of the visible tab, cropped to `view`; null when it cannot be used now. */
-export type VisibleCapture = (view: LinkView, options: CaptureOptions) => Promise<CaptureOutcome | null>;
+export type VisibleCapture = (
+  view: LinkView,
+  options: CaptureOptions,
+) => Promise<CaptureOutcome | EncodedCapture | null>;
 
 /** What one tab's session needs. */
 export interface TabSessionOptions {
@@ -277,7 +280,7 @@ export class TabSession {
   }
 
   /** SPEC §8 "In the extension": the visible tab when the target is on screen, else the SDK's capture. */
-  private async capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome> {
+  private async capture(target: Target, options: CaptureOptions): Promise<CaptureOutcome | EncodedCapture> {
     const { visibleCapture } = this.options;
     if (visibleCapture && target.scope !== 'session') {
       const view = await this.client.locate(target);

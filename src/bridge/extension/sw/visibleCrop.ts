@@ -51,3 +51,30 @@ export function cropRegion(
   const k = sw * sh > budget ? Math.sqrt(budget / (sw * sh)) : 1;
   return { sx, sy, sw, sh, outWidth: Math.max(1, Math.floor(sw * k)), outHeight: Math.max(1, Math.floor(sh * k)) };
 }
+
+/** True when `crop` keeps all of a `width` × `height` capture at its own size: the capture is the answer. */
+export function keepsWhole(crop: CropRegion, width: number, height: number): boolean {
+  return (
+    crop.sx === 0 &&
+    crop.sy === 0 &&
+    crop.sw === width &&
+    crop.sh === height &&
+    crop.outWidth === width &&
+    crop.outHeight === height
+  );
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** "IHDR", the chunk every PNG opens with. */
+const IHDR = [0x49, 0x48, 0x44, 0x52];
+
+/** A PNG's size from its header chunk, without decoding it; null when the bytes are not a PNG. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | null {
+  if (bytes.byteLength < 24) return null;
+  if (PNG_SIGNATURE.some((byte, i) => bytes[i] !== byte)) return null;
+  if (IHDR.some((byte, i) => bytes[12 + i] !== byte)) return null;
+  const header = new DataView(bytes.buffer, bytes.byteOffset + 16, 8);
+  const width = header.getUint32(0);
+  const height = header.getUint32(4);
+  return width > 0 && height > 0 ? { width, height } : null;
+}
