@@ -246,21 +246,23 @@ describe('SPEC §3 §8 takeSnapshot', () => {
       expect(encoder.sizes).toEqual([]);
     });
 
+    // Each row: why, the request, the limits, bytes per pixel of the fake encoder, the size encoded, the MIME type.
     it.each([
-      ['a bound shrinks it', op({ maxWidth: 640 }), limits, '640x360', 'image/png'],
-      ['another format is asked for', { ...op(), format: 'webp' as const }, limits, '1280x720', 'image/webp'],
+      ['a bound shrinks it', op({ maxWidth: 640 }), limits, 1, '640x360', 'image/png'],
+      ['another format is asked for', { ...op(), format: 'webp' as const }, limits, 1, '1280x720', 'image/webp'],
       [
         'its bytes exceed snapshotBytes (a fresh encoding fits)',
         op(),
         { ...limits, snapshotBytes: 4 },
+        0.000001,
         '1280x720',
         'image/png',
       ],
     ])(
       'is decoded, scaled and encoded as a page capture is when %s; the bitmap is closed',
-      async (_, asked, bound, first, mimeType) => {
+      async (_, asked, bound, bytesPerPixel, first, mimeType) => {
         const { fake, state } = bitmap(1280, 720);
-        const encoder = fakeEncoder(bound.snapshotBytes === 4 ? 0.000001 : 1);
+        const encoder = fakeEncoder(bytesPerPixel);
         const decoded: Uint8Array[] = [];
         const decodePng = async (bytes: Uint8Array<ArrayBuffer>) => (decoded.push(bytes), fake);
         const outcome = await takeSnapshot(
