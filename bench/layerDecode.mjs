@@ -17,6 +17,7 @@
  * empty SVG of the same size. The variants are measurements, not captures:
  * their pixels differ.
  */
+import { median } from './lib/stats.mjs';
 import { importHarness } from './lib/typescript.mjs';
 import { openTerminal } from './lib/tradescript.mjs';
 
@@ -118,7 +119,6 @@ const rows = await t.page.evaluate(
   { jobs, rounds },
 );
 
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const fmt = (value) => value.toFixed(1).padStart(6);
 console.log(`${widgetId}: ${svgs.length} layer SVGs; median of ${rounds} (ms)`);
 console.log(

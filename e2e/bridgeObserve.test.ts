@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { BrowserFrame, Operation, SubscriptionPoll } from '../src/protocol/index.js';
+import { pngSize } from '../src/bridge/extension/sw/visibleCrop.js';
 import { ScriptedRelay, requestFrame, type PeerRecord } from '../src/bridge/testing/scriptedRelay.js';
 import { pageHeap, workerHeap } from './fixtures/bridgeObserve/heap.js';
 import { serveObservePage, type ServedObservePage } from './fixtures/bridgeObserve/servePage.js';
@@ -143,12 +144,6 @@ describe('SPEC §7 subscriptions in the bridge worker (real Chromium)', () => {
     expect(await data({ kind: 'subscribe', input: { action: 'stop', subscriptionId } })).toEqual(stopped);
   });
 });
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } {
-  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
 
 describe('SPEC §8 snapshots encoded in the bridge worker (real Chromium)', () => {
   it('a canvas chart becomes a PNG of the asked size, with progress after capture and after encode', async () => {

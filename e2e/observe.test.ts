@@ -19,6 +19,7 @@ import {
   type SubscriptionSummary,
   type Target,
 } from '../src/protocol/index.js';
+import { pngSize } from '../src/bridge/extension/sw/visibleCrop.js';
 import { quotesChannel, tradingEventsChannel, type ChannelDeclaration } from '../src/sdk/index.js';
 import { diagnosticsTicksChannel } from '../demo/src/channels/diagnosticsChannel.js';
 import { chartViewportChannel } from '../demo/src/chart/viewportChannel.js';
@@ -113,13 +114,6 @@ const stop = (t: Observed, subscriptionId: string) =>
   subscribe<SubscriptionSummary>(t, { action: 'stop', subscriptionId });
 const list = async (t: Observed) =>
   (await subscribe<{ subscriptions: SubscriptionSummary[] }>(t, { action: 'list' })).subscriptions;
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } {
-  expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-  expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
 
 async function snapshot(t: Observed, target: Target, extra: Record<string, unknown> = {}) {
   const result = await t.call<SnapshotData>('tradescript_snapshot', { sessionId: t.sessionId, target, ...extra });
@@ -380,7 +374,7 @@ describe('SPEC §7 §8 subscriptions and snapshots over http', () => {
     for (const widgetId of WIDGETS) {
       const shot = await snapshot(t, { scope: 'widget', widgetId }, { maxWidth: 320 });
       expect(shot.isError, widgetId).toBe(false);
-      expect(pngSize(shot.bytes).width, widgetId).toBeLessThanOrEqual(320);
+      expect(pngSize(shot.bytes)?.width, widgetId).toBeLessThanOrEqual(320);
     }
     const whole = await snapshot(t, TERMINAL, { maxWidth: 300 });
     expect(whole.envelope.data).toMatchObject({ scaled: true, mimeType: 'image/png' });

@@ -61,20 +61,14 @@ export async function takeSnapshot(
   const capturedAt = iso((deps.now ?? Date.now)());
   progress(1, SNAPSHOT_STEPS);
   const bounds = { maxWidth: op.maxWidth, maxHeight: op.maxHeight, snapshotPixels: limits.snapshotPixels };
-  let bitmapCapture: BitmapCapture;
-  if ('png' in captured) {
-    if (keptAsItIs(captured, bounds, op, limits)) {
-      progress(2, SNAPSHOT_STEPS);
-      const size = { width: captured.width, height: captured.height, scaled: false };
-      return answer({ bytes: captured.png, mimeType: 'image/png' }, size, op, capturedAt);
-    }
-    const bitmap = await (deps.decodePng ?? decodeInBrowser)(captured.png).catch(() => null);
-    if (bitmap === null)
-      return failed(makeError('internal_error', 'The browser’s capture of the tab could not be decoded; try again.'));
-    bitmapCapture = { ok: true, bitmap, width: captured.width, height: captured.height };
-  } else {
-    bitmapCapture = captured;
+  if ('png' in captured && keptAsItIs(captured, bounds, op, limits)) {
+    progress(2, SNAPSHOT_STEPS);
+    const size = { width: captured.width, height: captured.height, scaled: false };
+    return answer({ bytes: captured.png, mimeType: 'image/png' }, size, op, capturedAt);
   }
+  const bitmapCapture = 'png' in captured ? await decoded(captured, deps.decodePng ?? decodeInBrowser) : captured;
+  if (bitmapCapture === null)
+    return failed(makeError('internal_error', 'The browser’s capture of the tab could not be decoded; try again.'));
   try {
     return await encodeCapture(
       deps.encoder ?? offscreenEncoder,
@@ -92,6 +86,15 @@ export async function takeSnapshot(
   } finally {
     bitmapCapture.bitmap.close();
   }
+}
+
+/** A browser-encoded capture as a bitmap capture of the same size; null when it cannot be decoded. */
+async function decoded(
+  captured: EncodedCapture,
+  decodePng: NonNullable<SnapshotDeps['decodePng']>,
+): Promise<BitmapCapture | null> {
+  const bitmap = await decodePng(captured.png).catch(() => null);
+  return bitmap && { ok: true, bitmap, width: captured.width, height: captured.height };
 }
 
 /** A browser-encoded PNG answers as it is: PNG asked for, no bound shrinks it, its bytes fit. */
