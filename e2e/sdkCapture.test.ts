@@ -261,6 +261,21 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('SPEC §8 §12 inherited style left to inheritance keeps every pixel of a widget built to need its parents, where ignoring them shows', async () => {
+    const { page, errors } = await openPage();
+    const seen = await page.evaluate(() => window.sdkCaptureTest.inheritanceCompare());
+    expect(seen.rewritten).toBe(true);
+    expect(seen.pixels).toBeGreaterThan(100_000);
+    expect(seen.differ).toBe(0);
+    // A rewrite that drops what the parent does not give is seen: the widget can tell a wrong one.
+    expect(seen.naiveDiffer).toBeGreaterThan(200);
+    expect(seen.after).toBeLessThan(seen.before * 0.9);
+    console.info(
+      `sdkCapture: inheritance widget ${seen.before} → ${seen.after} bytes of style, 0 of ${seen.pixels} pixels apart (naive: ${seen.naiveDiffer})`,
+    );
+    expect(errors).toEqual([]);
+  });
+
   it('SPEC §3 a session target is target_not_renderable; a target without a render source too', async () => {
     const { page } = await openPage();
     expect(await capture(page, 'session', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });

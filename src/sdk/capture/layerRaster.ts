@@ -8,6 +8,7 @@
  */
 import { yieldToMain } from './bitmap.js';
 import { pruneDeadStyle, type StyledElement } from './deadStyle.js';
+import { inheritingElements, leaveToInheritance } from './inheritedStyle.js';
 import { phaseMark } from '../phaseMark.js';
 
 /** What a layer plugin's hooks see of a capture (the style texts from `beforeRender` on). */
@@ -127,19 +128,27 @@ function styleSurroundings(clone: Element, context: EngineContext) {
   };
 }
 
-/** Each layer element's last pruning: the same class rules in the same surroundings prune the same. */
-const prunings = new WeakMap<Element, { css: string; key: string; pruned: string }>();
+/** Each layer element's last rewrite: the same style texts in the same surroundings and tree rewrite the same. */
+const prunings = new WeakMap<Element, { css: string; key: string; classCSS: string; baseCSS: string }>();
 
-/** `css` without its dead declarations ({@link pruneDeadStyle}), reused while neither it nor its surroundings change. */
-function prunedClassCSS(element: Element, clone: Element, context: EngineContext, css: string): string {
+/**
+ * The class and base rules without their dead declarations ({@link pruneDeadStyle}) and with inherited
+ * properties left to inheritance ({@link leaveToInheritance}), reused while nothing they read changes.
+ */
+function rewrittenStyle(element: Element, clone: Element, context: EngineContext, css: string) {
   const around = styleSurroundings(clone, context);
-  const styles = around.elements.map((each) => `${each.classes.join(' ')}\u0000${each.style}`);
+  const tree = inheritingElements(clone);
+  const styles = around.elements.map(
+    (each, i) => `${tree[i]?.tag} ${tree[i]?.parent} ${each.classes.join(' ')}\u0000${each.style}`,
+  );
   const key = [around.base, around.elsewhere, ...styles].join('\u0001');
   const last = prunings.get(element);
-  if (last?.css === css && last.key === key) return last.pruned;
+  if (last?.css === css && last.key === key) return last;
   const pruned = pruneDeadStyle(css, around);
-  prunings.set(element, { css, key, pruned });
-  return pruned;
+  const inherited = leaveToInheritance({ classCSS: pruned, baseCSS: around.base }, around.elsewhere, tree);
+  const rewritten = { css, key, classCSS: inherited?.classCSS ?? pruned, baseCSS: inherited?.baseCSS ?? around.base };
+  prunings.set(element, rewritten);
+  return rewritten;
 }
 
 /** One plugin object for every capture: snapdom's memo keys on its identity. */
@@ -174,7 +183,9 @@ const shellPlugin: EnginePlugin = {
     phaseMark('snapdom.prune');
     const { clone, classCSS } = context;
     if (clone && classCSS) {
-      context.classCSS = prunedClassCSS(context.element, clone, context, classCSS);
+      const rewritten = rewrittenStyle(context.element, clone, context, classCSS);
+      context.classCSS = rewritten.classCSS;
+      context.baseCSS = rewritten.baseCSS;
     }
     await yieldToMain();
     phaseMark('snapdom.render', () => ({ classCSS: classCSS?.length, kept: context.classCSS?.length }));
