@@ -13,8 +13,9 @@
  * pings), the draw, and the longest task over decode and draw together. The
  * largest layer is also decoded as variants that say where its cost lies:
  * without snapdom's per-tag baseline rule (the first of its `<style>`),
- * without any `font-family` declaration, without its `<style>` at all, and an
- * empty SVG of the same size. The variants are measurements, not captures:
+ * without any `font-family` declaration, without its `<style>` at all,
+ * without its text (every text node emptied, the style kept), and an empty SVG
+ * of the same size. The variants are measurements, not captures:
  * their pixels differ.
  */
 import { median } from './lib/stats.mjs';
@@ -59,6 +60,13 @@ const jobs = [
   { name: 'largest, no baseline rule', svg: withCss((c) => c.replace(/^[^{]*\{[^}]*\}/, '')) },
   { name: 'largest, no font-family', svg: withCss((c) => c.replace(/font-family:[^;]*;/g, '')) },
   { name: 'largest, no <style>', svg: withCss(() => '') },
+  {
+    name: 'largest, no text',
+    svg: largest
+      .replace(css, () => '<!--style-->')
+      .replace(/>([^<]+)</g, (all, text) => (text.trim() ? '><' : all))
+      .replace('<!--style-->', () => css),
+  },
   {
     name: 'empty SVG of its size',
     svg: `${head}<foreignObject x="0" y="0" width="100%" height="100%"></foreignObject></svg>`,
