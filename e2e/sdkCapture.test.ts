@@ -276,6 +276,15 @@ describe('SPEC §8 page-side capture (real Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it("SPEC §8 a widget holding a vendor's shadow root with a sheet of its own is left as snapdom wrote it, every pixel the same", async () => {
+    const { page, errors } = await openPage();
+    const seen = await page.evaluate(() => window.sdkCaptureTest.inheritanceCompare('#inheritShadow'));
+    expect(seen.rewritten).toBe(false);
+    expect(seen.pixels).toBeGreaterThan(5_000);
+    expect(seen.differ).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('SPEC §3 a session target is target_not_renderable; a target without a render source too', async () => {
     const { page } = await openPage();
     expect(await capture(page, 'session', 1_000_000)).toEqual({ ok: false, code: 'target_not_renderable' });

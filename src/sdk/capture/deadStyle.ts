@@ -26,7 +26,14 @@
  * Custom properties stay (a `var()` may read them), and any value with `var()`
  * or `inherit` counts as painting. Text it cannot read comes back unchanged.
  */
-import { declarationsAnywhere, parseDeclarations, parseRules, type Declaration, type StyleRule } from './styleText.js';
+import {
+  declarationsAnywhere,
+  parseDeclarations,
+  parseRules,
+  ruleWith,
+  type Declaration,
+  type StyleRule,
+} from './styleText.js';
 
 /** One cloned element as the pruning sees it. */
 export interface StyledElement {
@@ -280,8 +287,11 @@ export function pruneDeadStyle(css: string, around: StyleSurroundings): string {
     const className = classOf(rule);
     const dead = className === null ? null : deadIn(context, rule, className);
     const kept = dead ? rule.declarations.filter((d) => !neverPainted(d.name) && !dead.has(d.name)) : rule.declarations;
-    if (kept.length === rule.declarations.length) out += rule.text;
-    else if (kept.length > 0) out += `${rule.selector}{${kept.map((d) => d.text).join(';')}}`;
+    if (kept.length > 0)
+      out += ruleWith(
+        rule,
+        kept.map((d) => d.text),
+      );
   }
   return out;
 }

@@ -17,7 +17,14 @@
  * sets one of these properties, a class shared by elements that would need
  * different values) leaves the capture as it was.
  */
-import { declarationsAnywhere, parseDeclarations, parseRules, type Declaration, type StyleRule } from './styleText.js';
+import {
+  declarationsAnywhere,
+  parseDeclarations,
+  parseRules,
+  ruleWith,
+  type Declaration,
+  type StyleRule,
+} from './styleText.js';
 
 /** Inherited longhands this leaves to inheritance; none of them is set by a shorthand other than `font` and `all`. */
 const INHERITED = new Set([
@@ -71,9 +78,14 @@ export interface InheritedStyleTexts {
 /** `@font-face` blocks: their descriptors style no element. */
 const FONT_FACE = /@font-face\s*\{[^{}]*\}/gi;
 
-/** The clone's elements (itself first, then its descendants in document order), as {@link leaveToInheritance} reads them. */
-export function inheritingElements(clone: Element): InheritingElement[] {
-  const all = [clone, ...clone.querySelectorAll('*')];
+/**
+ * The clone's elements as {@link leaveToInheritance} reads them, from `all`: the clone itself first, then its
+ * descendants in document order (a caller that walks them anyway passes its list).
+ */
+export function inheritingElements(
+  clone: Element,
+  all: readonly Element[] = [clone, ...clone.querySelectorAll('*')],
+): InheritingElement[] {
   const indexes = new Map<Element, number>(all.map((element, index) => [element, index]));
   return all.map((element) => ({
     tag: element.localName,
@@ -150,16 +162,25 @@ function reachesElements(css: string): boolean {
   return !anywhere || reaches(anywhere);
 }
 
-/** Is the base rule's declaration one this turns into `inherit`? */
-function inheritable(d: Declaration): boolean {
-  return INHERITED.has(d.name);
+/** Where one element's inherited values come from in the capture as snapdom wrote it. */
+interface Seen {
+  readonly classRule: string | null;
+  readonly inline: Values;
+  /** Its class rule's values (empty without one). */
+  readonly ruled: Values;
+  /** The base rules' values for its type (empty when none reaches it). */
+  readonly base: Values;
+  /** A base rule reaches its type. */
+  readonly typed: boolean;
+  readonly unrendered: boolean;
 }
 
-function ruleText(rule: StyleRule, declarations: readonly string[]): string {
-  return declarations.length === rule.declarations.length &&
-    declarations.every((d, i) => d === rule.declarations[i]?.text)
-    ? rule.text
-    : `${rule.selector}{${declarations.join(';')}}`;
+const EMPTY: Values = new Map();
+const NOTHING: Omit<Seen, 'unrendered'> = { classRule: null, inline: EMPTY, ruled: EMPTY, base: EMPTY, typed: false };
+
+/** An element's value of `property` today: its style attribute's, else its class rule's, else the base's. */
+function valueOf(element: Seen, property: string): string | undefined {
+  return element.inline.get(property) ?? element.ruled.get(property) ?? element.base.get(property);
 }
 
 /**
@@ -180,46 +201,47 @@ export function leaveToInheritance(
   const classes = classRules(classParsed);
   if (!base || !classes) return null;
 
-  // Each element's value of each inherited property, as the capture gives it today.
-  const own: Array<{ classRule: string | null; inline: Values; values: Values; unrendered: boolean }> = [];
+  // Where each element's inherited values come from today: its style attribute, else its class rule, else the base.
+  const seen: Seen[] = [];
   for (const element of elements) {
     const inlineDeclarations = element.style ? parseDeclarations(element.style) : [];
     // snapdom's `display: none !important` on what it leaves out: nothing in it paints, whatever it inherits.
     const unrendered =
-      (element.parent >= 0 && own[element.parent]?.unrendered === true) ||
+      (element.parent >= 0 && seen[element.parent]?.unrendered === true) ||
       (inlineDeclarations?.some((d) => d.name === 'display' && d.important && /^none$/i.test(d.value)) ?? false);
     if (unrendered) {
-      own.push({ classRule: null, inline: new Map(), values: new Map(), unrendered });
+      seen.push({ ...NOTHING, unrendered });
       continue;
     }
     const inline = inlineDeclarations && inheritedValues(inlineDeclarations, true);
     const ruled = element.classes.filter((name) => classes.has(name));
     if (!inline || ruled.length > 1) return null;
     const classRule = ruled[0] ?? null;
-    const values: Values = new Map(base.get(element.tag.toLowerCase()));
-    for (const [name, value] of classRule === null ? [] : (classes.get(classRule) as { values: Values }).values) {
-      values.set(name, value);
-    }
-    for (const [name, value] of inline) values.set(name, value);
-    own.push({ classRule, inline, values, unrendered });
+    const typeValues = base.get(element.tag.toLowerCase());
+    seen.push({
+      classRule,
+      inline,
+      ruled: classRule === null ? EMPTY : (classes.get(classRule) as { values: Values }).values,
+      base: typeValues ?? EMPTY,
+      typed: typeValues !== undefined,
+      unrendered,
+    });
   }
 
   // What each class rule must state: a value some element of it cannot take from its parent.
   const stated = new Map<string, Map<string, string>>();
   for (const name of classes.keys()) stated.set(name, new Map());
   for (const [index, element] of elements.entries()) {
-    const mine = own[index] as (typeof own)[number];
+    const mine = seen[index] as Seen;
     if (mine.unrendered) continue;
-    const parent = element.parent >= 0 ? own[element.parent] : undefined;
-    // No base rule reaches an element of another type: it keeps what its rule says, or else inherits as before.
-    const typed = base.has(element.tag.toLowerCase());
-    const rule = mine.classRule === null ? null : (classes.get(mine.classRule) as { values: Values });
+    const parent = element.parent >= 0 ? seen[element.parent] : undefined;
     for (const property of INHERITED) {
       if (mine.inline.has(property)) continue;
-      const value = mine.values.get(property);
+      const value = valueOf(mine, property);
       if (value === undefined) continue;
-      const needed = !typed || value === UNKNOWN || (parent?.values.get(property) ?? UNKNOWN) !== value;
-      if (!needed || (!typed && !rule?.values.has(property))) continue;
+      // No base rule reaches an element of another type: it keeps what its rule says, or else inherits as before.
+      const needed = !mine.typed || value === UNKNOWN || (parent ? valueOf(parent, property) : UNKNOWN) !== value;
+      if (!needed || (!mine.typed && !mine.ruled.has(property))) continue;
       if (mine.classRule === null) return null;
       const already = stated.get(mine.classRule) as Map<string, string>;
       if (already.has(property) && already.get(property) !== value) return null;
@@ -227,14 +249,11 @@ export function leaveToInheritance(
     }
   }
   // A class whose elements took the base's value must give each the same one, now that the base no longer does.
-  for (const [index, element] of elements.entries()) {
-    const mine = own[index] as (typeof own)[number];
+  for (const mine of seen) {
     if (mine.classRule === null) continue;
-    const ruled = (classes.get(mine.classRule) as { values: Values }).values;
-    const typed = base.has(element.tag.toLowerCase());
     for (const [property, value] of stated.get(mine.classRule) as Map<string, string>) {
-      if (mine.inline.has(property) || ruled.has(property)) continue;
-      if (!typed || mine.values.get(property) !== value) return null;
+      if (mine.inline.has(property) || mine.ruled.has(property)) continue;
+      if (!mine.typed || mine.base.get(property) !== value) return null;
     }
   }
 
@@ -250,13 +269,13 @@ export function leaveToInheritance(
     const declared = new Set(kept.map((d) => d.name));
     const added = [...needs].filter(([property]) => !declared.has(property)).map(([p, v]) => `${p}:${v}`);
     const declarations = [...kept.map((d) => d.text), ...added];
-    if (declarations.length > 0) classCSS += ruleText(rule, declarations);
+    if (declarations.length > 0) classCSS += ruleWith(rule, declarations);
   }
   let baseCSS = '';
   for (const rule of baseParsed) {
-    baseCSS += ruleText(
+    baseCSS += ruleWith(
       rule,
-      rule.declarations.map((d) => (inheritable(d) ? `${d.name}:inherit` : d.text)),
+      rule.declarations.map((d) => (INHERITED.has(d.name) ? `${d.name}:inherit` : d.text)),
     );
   }
   return { classCSS, baseCSS };

@@ -109,20 +109,25 @@ const PRESENTATION: Record<string, string> = {
   background: 'background-image',
 };
 
-/** What styles a clone besides snapdom's class rules, for {@link pruneDeadStyle}. */
+/**
+ * What styles a clone besides snapdom's class rules, for {@link pruneDeadStyle}, and its tree for
+ * {@link leaveToInheritance}: one walk of the clone for both.
+ */
 function styleSurroundings(clone: Element, context: EngineContext) {
-  const elements: StyledElement[] = [];
-  for (const element of [clone, ...clone.querySelectorAll('*')]) {
-    let style = element.getAttribute('style') ?? '';
+  const all = [clone, ...clone.querySelectorAll('*')];
+  const tree = inheritingElements(clone, all);
+  const elements: StyledElement[] = tree.map(({ classes, style }, index) => {
+    let styled = style;
     for (const [attribute, property] of Object.entries(PRESENTATION)) {
-      const value = element.getAttribute(attribute);
-      if (value !== null) style += `;${property}:${value}`;
+      const value = (all[index] as Element).getAttribute(attribute);
+      if (value !== null) styled += `;${property}:${value}`;
     }
-    elements.push({ classes: (element.getAttribute('class') ?? '').split(/\s+/), style });
-  }
+    return { classes, style: styled };
+  });
   const styleElements = [...clone.querySelectorAll('style')].map((element) => element.textContent ?? '');
   return {
     elements,
+    tree,
     elsewhere: [context.scrollbarCSS ?? '', context.fontsCSS ?? '', ...styleElements].join('\n'),
     base: context.baseCSS ?? '',
   };
@@ -137,15 +142,14 @@ const prunings = new WeakMap<Element, { css: string; key: string; classCSS: stri
  */
 function rewrittenStyle(element: Element, clone: Element, context: EngineContext, css: string) {
   const around = styleSurroundings(clone, context);
-  const tree = inheritingElements(clone);
   const styles = around.elements.map(
-    (each, i) => `${tree[i]?.tag} ${tree[i]?.parent} ${each.classes.join(' ')}\u0000${each.style}`,
+    (each, i) => `${around.tree[i]?.tag} ${around.tree[i]?.parent} ${each.classes.join(' ')}\u0000${each.style}`,
   );
   const key = [around.base, around.elsewhere, ...styles].join('\u0001');
   const last = prunings.get(element);
   if (last?.css === css && last.key === key) return last;
   const pruned = pruneDeadStyle(css, around);
-  const inherited = leaveToInheritance({ classCSS: pruned, baseCSS: around.base }, around.elsewhere, tree);
+  const inherited = leaveToInheritance({ classCSS: pruned, baseCSS: around.base }, around.elsewhere, around.tree);
   const rewritten = { css, key, classCSS: inherited?.classCSS ?? pruned, baseCSS: inherited?.baseCSS ?? around.base };
   prunings.set(element, rewritten);
   return rewritten;

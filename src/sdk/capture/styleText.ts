@@ -148,6 +148,14 @@ export function parseRules(css: string): StyleRule[] | null {
   }
 }
 
+/** `rule` with `declarations` (their texts) as its body: its own text when they are the ones it has. */
+export function ruleWith(rule: StyleRule, declarations: readonly string[]): string {
+  const same =
+    declarations.length === rule.declarations.length &&
+    declarations.every((text, i) => text === rule.declarations[i]?.text);
+  return same ? rule.text : `${rule.selector}{${declarations.join(';')}}`;
+}
+
 /**
  * Every declaration anywhere in `css`, whatever its rules (at-rules and
  * nesting included), for questions like "does anything set this property";
